@@ -1,0 +1,1 @@
+"""The pure rules engine. Imports nothing from vision/ or web_ui/."""

@@ -1,0 +1,3 @@
+from rummy_referee.cli import main
+
+raise SystemExit(main())

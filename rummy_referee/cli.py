@@ -1,0 +1,70 @@
+"""`rummy-referee` command line: replay, detect, track, serve (see shared/contracts/game-log.md).
+
+Each sub-command imports its package lazily, so `replay` works without loading OpenCV or torch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="rummy-referee", description="Table-side Rummy referee")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    r = sub.add_parser("replay", help="replay a JSON Lines game log and print hands, scores and totals")
+    r.add_argument("log", help="game log (JSON Lines), '-' for standard input")
+    r.add_argument("--json", action="store_true", help="print the replay result as JSON")
+
+    d = sub.add_parser("detect", help="list the cards face up in photos")
+    d.add_argument("images", nargs="+", help="image files")
+    d.add_argument("--json", action="store_true", help="print JSON (the contract's format)")
+    d.add_argument("--model", default=None, help="weights file (.pt or .onnx); default: the shipped model")
+    d.add_argument("--backend", choices=["auto", "torch", "onnx"], default="auto")
+    d.add_argument("--conf", type=float, default=None, help="confidence threshold")
+
+    t = sub.add_parser("track", help="infer the game log from a table recording")
+    t.add_argument("source", help="video file, folder of images, camera index or stream URL")
+    t.add_argument("--layout", required=True, help="LAYOUT.json: table zones")
+    t.add_argument("--match", required=True, help="MATCH.json: a match object plus 'dealer'")
+    t.add_argument("--log", required=True, help="where to write the inferred game log (JSON Lines)")
+    t.add_argument("--fps", type=float, default=10.0, help="frame rate of a folder of images")
+    t.add_argument("--json", action="store_true", help="also print the replay result of the log")
+    t.add_argument("--model", default=None, help="detector weights (default: the shipped model)")
+
+    s = sub.add_parser("serve", help="start the dashboard")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=5000)
+    s.add_argument("--db", default=None, help="SQLite file (default: in the user's data folder)")
+    s.add_argument("--pin", default=None, help="PIN required for changes (required with a non-local host)")
+    s.add_argument("--camera", default=None, help="camera source: index, video file, folder or URL")
+    s.add_argument("--layout", default=None, help="table layout JSON for the camera")
+    s.add_argument("--demo", action="store_true", help="open on the bundled demo recording")
+    s.add_argument("--no-browser", action="store_true", help="do not try to open a browser")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _build_parser().parse_args(argv)
+    if args.command == "replay":
+        from referee.replay import cli_replay
+
+        return cli_replay(args)
+    if args.command == "detect":
+        from vision.detect_cli import cli_detect
+
+        return cli_detect(args)
+    if args.command == "track":
+        from vision.track_cli import cli_track
+
+        return cli_track(args)
+    if args.command == "serve":
+        from web_ui.serve import cli_serve
+
+        return cli_serve(args)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

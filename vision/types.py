@@ -1,0 +1,31 @@
+"""The one detection type that flows through every vision stage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in pixels of the original frame
+
+
+@dataclass(frozen=True)
+class CardDetection:
+    """One physical card seen in a frame.
+
+    `card` is canonical notation ("10H", "AS", "JK" for a joker, "BACK" for a face-down card).
+    `box` bounds the card's visible corner indices merged into one card (pixels, original image).
+    `corners` are the corner-index boxes it was built from.
+    """
+
+    card: str
+    confidence: float
+    box: Box
+    corners: tuple[Box, ...] = field(default_factory=tuple)
+
+    @property
+    def center(self) -> tuple[float, float]:
+        x1, y1, x2, y2 = self.box
+        return ((x1 + x2) / 2.0, (y1 + y2) / 2.0)
+
+    def to_json(self) -> dict:
+        return {"card": self.card, "confidence": round(float(self.confidence), 4),
+                "box": [int(round(v)) for v in self.box]}
