@@ -1,0 +1,170 @@
+"""Stability over frames: a change counts only once it has held for a short window.
+
+Two small stages:
+
+- `Stabilizer`: per-card tracks keyed by position. A track is *present* once it was seen in `appear_hits`
+  of the last `window` frames, and stays present until it was missed `vanish_misses` frames in a row
+  (inertia: a hand reaching across or a shadow does not remove a card). Its identity is a
+  confidence-weighted vote over the last `vote_window` sightings, so one misread frame changes nothing;
+  the winning label's share of the vote is the card's confidence downstream.
+- `SnapshotGate`: passes a table snapshot on only when its content has stayed the same for `hold_frames`
+  frames in a row.
+
+Counts are in frames; `StabilityConfig.for_fps` scales the defaults (tuned at 10 frames/s) to a rate.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from vision.types import CardDetection
+
+
+@dataclass(frozen=True)
+class StabilityConfig:
+    window: int = 5
+    appear_hits: int = 3
+    vanish_misses: int = 8
+    vote_window: int = 8
+    hold_frames: int = 3
+    same_label_iou: float = 0.1  # a sighting with the track's label joins it from this overlap
+    other_label_iou: float = 0.6  # a different label must sit nearly exactly where the track is
+
+    @classmethod
+    def for_fps(cls, fps: float) -> StabilityConfig:
+        k = max(0.3, fps / 10.0)
+
+        def s(n: int, lo: int = 1) -> int:
+            return max(lo, round(n * k))
+
+        return cls(window=s(5, 2), appear_hits=s(3), vanish_misses=s(8, 2), vote_window=s(8, 3),
+                   hold_frames=s(3))
+
+
+def iou(a, b) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    if inter <= 0:
+        return 0.0
+    ua = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / ua if ua > 0 else 0.0
+
+
+@dataclass
+class _Track:
+    tid: int
+    box: tuple[float, float, float, float]
+    votes: deque = field(default_factory=deque)  # (label, confidence)
+    hits: deque = field(default_factory=deque)  # bools over the last `window` frames
+    misses: int = 0
+    present: bool = False
+
+    def label(self) -> tuple[str, float]:
+        w: dict[str, float] = {}
+        for lab, c in self.votes:
+            w[lab] = w.get(lab, 0.0) + max(c, 1e-3)
+        if not w:
+            return "", 0.0
+        best = max(w, key=w.get)
+        return best, w[best] / sum(w.values())
+
+
+class Stabilizer:
+    """Feed one frame's detections with `update`; get the cards that are stably on the table."""
+
+    def __init__(self, config: StabilityConfig = StabilityConfig()):
+        self.config = config
+        self._tracks: list[_Track] = []
+        self._next = 1
+
+    def reset(self) -> None:
+        self._tracks.clear()
+
+    def update(self, dets: list[CardDetection]) -> list[CardDetection]:
+        cfg = self.config
+        labels = [t.label()[0] for t in self._tracks]
+        pairs = []
+        for ti, t in enumerate(self._tracks):
+            for di, d in enumerate(dets):
+                o = iou(t.box, d.box)
+                same = d.card == labels[ti]
+                if (same and o >= cfg.same_label_iou) or o >= cfg.other_label_iou:
+                    pairs.append((0 if same else 1, -o, ti, di))
+        pairs.sort()
+        used_t, used_d = set(), set()
+        for _, _, ti, di in pairs:
+            if ti in used_t or di in used_d:
+                continue
+            used_t.add(ti)
+            used_d.add(di)
+            t, d = self._tracks[ti], dets[di]
+            t.box = d.box
+            t.votes.append((d.card, float(d.confidence)))
+            while len(t.votes) > cfg.vote_window:
+                t.votes.popleft()
+            self._hit(t, True)
+        keep = []
+        for ti, t in enumerate(self._tracks):
+            if ti not in used_t:
+                self._hit(t, False)
+                if t.present and t.misses >= cfg.vanish_misses:
+                    continue
+                if not t.present and not any(t.hits):
+                    continue
+            keep.append(t)
+        for di, d in enumerate(dets):
+            if di not in used_d:
+                t = _Track(self._next, d.box)
+                self._next += 1
+                t.votes.append((d.card, float(d.confidence)))
+                self._hit(t, True)
+                keep.append(t)
+        self._tracks = keep
+        return self.stable()
+
+    def _hit(self, t: _Track, hit: bool) -> None:
+        t.hits.append(hit)
+        while len(t.hits) > self.config.window:
+            t.hits.popleft()
+        t.misses = 0 if hit else t.misses + 1
+        if not t.present and sum(t.hits) >= self.config.appear_hits:
+            t.present = True
+
+    def stable(self) -> list[CardDetection]:
+        """Present cards, one per label (one deck: a label seen twice keeps its best-supported track)."""
+        best: dict[str, tuple[float, CardDetection]] = {}
+        for t in self._tracks:
+            if not t.present:
+                continue
+            lab, share = t.label()
+            weight = share * len(t.votes)
+            if lab == "BACK":
+                best[f"BACK#{t.tid}"] = (weight, CardDetection(lab, share, t.box))
+                continue
+            if lab not in best or weight > best[lab][0]:
+                best[lab] = (weight, CardDetection(lab, share, t.box))
+        return [v[1] for v in best.values()]
+
+
+class SnapshotGate:
+    """Lets a snapshot through once its `signature()` held for `hold_frames` successive frames."""
+
+    def __init__(self, hold_frames: int = 3):
+        self.hold_frames = hold_frames
+        self._candidate = None
+        self._count = 0
+        self._emitted = None
+
+    def update(self, snapshot):
+        """Returns the snapshot when it has just become the new stable one, else None."""
+        sig = snapshot.signature()
+        if sig == self._candidate:
+            self._count += 1
+        else:
+            self._candidate, self._count = sig, 1
+        if self._count >= self.hold_frames and sig != self._emitted:
+            self._emitted = sig
+            return snapshot
+        return None
