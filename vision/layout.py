@@ -104,6 +104,11 @@ class Layout(BaseModel):
         polys.update({f"player:{n}": p for n, p in self.players.items()})
         self._polys = {k: np.asarray(p, dtype=np.float64) for k, p in polys.items()}
 
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Layout) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
     # ---- construction / persistence ----
     @classmethod
     def from_dict(cls, data: dict) -> Layout:

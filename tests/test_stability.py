@@ -1,0 +1,86 @@
+"""Stability: presence with inertia and identity votes; a hand, a shadow or a misread makes no change."""
+
+from vision.layout import FrameMapper, Layout
+from vision.snapshot import build_snapshot
+from vision.stability import SnapshotGate, StabilityConfig, Stabilizer
+from vision.types import CardDetection
+
+A = CardDetection("7H", 0.9, (100, 100, 184, 220))
+B = CardDetection("8H", 0.9, (300, 100, 384, 220))
+
+
+def labels(dets):
+    return sorted(d.card for d in dets)
+
+
+def run(stab, frames):
+    out = None
+    for f in frames:
+        out = stab.update(f)
+    return out
+
+
+def test_a_card_appears_only_after_it_held():
+    s = Stabilizer(StabilityConfig())
+    assert s.update([A]) == []
+    assert s.update([A]) == []
+    assert labels(s.update([A])) == ["7H"]
+
+
+def test_one_frame_flicker_never_appears():
+    s = Stabilizer(StabilityConfig())
+    seq = [[A], [A, B], [A], [A], [A], [A], [A, B], [A], [A]]
+    for f in seq:
+        assert labels(s.update(f)) in ([], ["7H"])
+
+
+def test_occlusion_by_a_hand_keeps_the_cards():
+    s = Stabilizer(StabilityConfig())
+    run(s, [[A, B]] * 5)
+    for _ in range(6):  # a hand covers both cards for 0.6 s
+        assert labels(s.update([])) == ["7H", "8H"]
+    assert labels(s.update([A, B])) == ["7H", "8H"]
+
+
+def test_a_card_taken_away_vanishes_after_the_window():
+    cfg = StabilityConfig()
+    s = Stabilizer(cfg)
+    run(s, [[A, B]] * 5)
+    outs = [labels(s.update([A])) for _ in range(cfg.vanish_misses)]
+    assert outs[0] == ["7H", "8H"] and outs[-1] == ["7H"]
+
+
+def test_misreads_are_outvoted():
+    s = Stabilizer(StabilityConfig())
+    misread = CardDetection("6H", 0.8, A.box)
+    seq = [[A], [A], [misread], [A], [A], [misread], [A]]
+    for f in seq:
+        out = s.update(f)
+    assert labels(out) == ["7H"]
+    assert out[0].confidence > 0.6
+
+
+def test_a_new_card_on_the_same_spot_takes_over():
+    """The discard pile: a new card lands exactly on the old top."""
+    s = Stabilizer(StabilityConfig())
+    run(s, [[A]] * 8)
+    new = CardDetection("9C", 0.9, A.box)
+    outs = [s.update([new]) for _ in range(8)]
+    assert labels(outs[-1]) == ["9C"] and outs[-1][0].confidence > 0.8
+    assert labels(outs[0]) == ["7H"]
+
+
+def test_gate_waits_for_the_snapshot_to_hold():
+    lay = Layout.from_dict({"stock": [[0, 0], [0.1, 0], [0.1, 0.1]], "discard": [[0, 0.9], [0.1, 0.9], [0.1, 1]],
+                            "players": {"Ana": [[0, 0], [1, 0], [1, 1], [0, 1]]}})
+    m = FrameMapper(1280, 720)
+    g = SnapshotGate(3)
+    s1, s2 = build_snapshot([A], lay, m), build_snapshot([A, B], lay, m)
+    assert [g.update(x) is not None for x in [s1, s1, s1, s1, s2, s1, s2, s2, s2]] == \
+        [False, False, True, False, False, False, False, False, True]
+
+
+def test_config_scales_with_frame_rate():
+    c = StabilityConfig.for_fps(5)
+    assert c.appear_hits < StabilityConfig().appear_hits or c.appear_hits == 2
+    assert StabilityConfig.for_fps(30).vanish_misses == 24

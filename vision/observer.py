@@ -1,0 +1,295 @@
+"""From successive stable table snapshots to game-log events, checked by the referee.
+
+The observer compares what the table shows with what the referee knows (`public_state()`: melds with
+their ids, the discard pile, whose turn it is, the phase, hand counts) and derives, one at a time:
+
+- ``deal``: between hands, once the table was cleared, a lone face-up card on the discard pile.
+- ``draw``: never seen directly (stock draws are hidden). It is inferred when the current player's first
+  visible action of the turn happens (a meld, a lay-off or a discard): from the discard pile when the
+  previous top card vanished from it during the turn (or turns up in the player's new meld), else from the
+  stock, without a card (hidden-hand mode).
+- ``meld``: a group of at least three new cards in the current player's zone.
+- ``lay_off``: new cards in a group that holds cards of a meld on the table, with that meld's number.
+- ``discard``: a new card on the discard pile.
+- ``reveal``: after someone went out, the new cards spread in a player's zone, once as many as the referee
+  counts in that hand.
+
+Each event goes to the referee at once. A refused one is reported (code and message from the referee) and its
+cards are set aside until they leave the table. An event the observer is unsure of (a card whose identity vote
+is weak, a lay-off that fits several melds) is *proposed*: it waits in `pending()` until `confirm(id)` or
+`reject(id)`, and nothing else is derived meanwhile.
+
+Outcomes are dicts: ``{"event": {...}, "ok": bool, "code": str|None, "message": str, "proposed": bool,
+"id": int}``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from vision.snapshot import TableSnapshot
+
+Outcome = dict
+
+
+def _physical(card: str) -> str:
+    """'JK=8S' -> 'JK' (a joker in a meld names the card it stands for)."""
+    return card.split("=", 1)[0]
+
+
+@dataclass
+class _Candidate:
+    event: dict
+    confidence: float
+    reason: str = ""
+    cards: tuple[str, ...] = ()
+
+
+class Observer:
+    """Turns stable snapshots into referee events. `referee` is a `referee.Match` (or anything with
+    `apply(event) -> Verdict` and `public_state()`); `first_dealer` deals the first hand."""
+
+    def __init__(self, referee, first_dealer: str, *, min_confidence: float = 0.75, auto_confirm: bool = False):
+        self.referee = referee
+        self.first_dealer = first_dealer
+        self.min_confidence = min_confidence
+        self.auto_confirm = auto_confirm  # offline tracking: proposals are applied (and flagged)
+        self._lock = threading.RLock()
+        self._listeners: list[Callable[[Outcome], None]] = []
+        self._pending: list[tuple[int, _Candidate]] = []
+        self._next_id = 1
+        self._disputed: set[str] = set()  # cards of refused/rejected events, ignored while they stay
+        self._cleared = True  # the table was seen empty since the last hand ended
+        self._turn_key = None
+        self._top_taken = False
+        self._last: TableSnapshot | None = None
+        self.outcomes: list[Outcome] = []
+
+    # ---- public API ------------------------------------------------------------------------------
+    def on_event(self, callback: Callable[[Outcome], None]) -> None:
+        self._listeners.append(callback)
+
+    def observe(self, snap: TableSnapshot) -> list[Outcome]:
+        """Feed the next stable snapshot; returns the outcomes it caused (applied, refused, proposed)."""
+        with self._lock:
+            self._last = snap
+            return self._derive()
+
+    def pending(self) -> list[dict]:
+        with self._lock:
+            return [{"id": i, "event": dict(c.event), "reason": c.reason} for i, c in self._pending]
+
+    def confirm(self, pid: int) -> Outcome | None:
+        with self._lock:
+            cand = self._take(pid)
+            if cand is None:
+                return None
+            out = self._apply(cand, proposed_id=pid)
+            if self._last is not None:
+                self._derive()
+            return out
+
+    def reject(self, pid: int) -> bool:
+        with self._lock:
+            cand = self._take(pid)
+            if cand is None:
+                return False
+            self._disputed.update(cand.cards)
+            if self._last is not None:
+                self._derive()
+            return True
+
+    # ---- internals -------------------------------------------------------------------------------
+    def _take(self, pid: int) -> _Candidate | None:
+        for k, (i, c) in enumerate(self._pending):
+            if i == pid:
+                del self._pending[k]
+                return c
+        return None
+
+    def _emit(self, out: Outcome) -> Outcome:
+        self.outcomes.append(out)
+        for cb in list(self._listeners):
+            cb(out)
+        return out
+
+    def _apply(self, cand: _Candidate, proposed_id: int | None = None) -> Outcome:
+        v = self.referee.apply(cand.event)
+        out = {"event": dict(cand.event), "ok": bool(v.ok), "code": getattr(v, "code", None),
+               "message": getattr(v, "message", "") or "", "proposed": False}
+        if proposed_id is not None:
+            out["id"] = proposed_id
+            out["confirmed"] = True
+        if not v.ok:
+            self._disputed.update(cand.cards)
+        return self._emit(out)
+
+    def _derive(self) -> list[Outcome]:
+        outs: list[Outcome] = []
+        snap = self._last
+        if snap is None or self._pending:
+            return outs
+        for _ in range(64):
+            cand = self._next_candidate(snap)
+            if cand is None:
+                break
+            if cand.confidence < self.min_confidence and not self.auto_confirm:
+                pid = self._next_id
+                self._next_id += 1
+                self._pending.append((pid, cand))
+                outs.append(self._emit({"event": dict(cand.event), "ok": True, "code": None,
+                                        "message": cand.reason, "proposed": True, "id": pid}))
+                break
+            out = self._apply(cand)
+            if cand.confidence < self.min_confidence:
+                out["uncertain"] = True
+            outs.append(out)
+            if not out["ok"] and not cand.cards:
+                break  # a refused draw or deal: nothing later can be right
+        return outs
+
+    def _conf(self, snap: TableSnapshot, cards) -> float:
+        vals = [snap.confidence.get(c, 1.0) for c in cards]
+        return min(vals) if vals else 1.0
+
+    def _next_candidate(self, snap: TableSnapshot) -> _Candidate | None:
+        state = self.referee.public_state()
+        cur = state.get("current")
+        visible = snap.table_cards()
+        self._disputed &= visible  # a disputed card that left the table counts again when it comes back
+        if cur is None or cur.get("phase") == "over":
+            return self._deal_candidate(snap, state)
+        self._cleared = False
+        phase = cur.get("phase")
+        if phase == "reveal":
+            return self._reveal_candidate(snap, cur)
+        if phase not in ("draw", "play"):
+            return None
+        return self._turn_candidate(snap, cur)
+
+    # -- between hands
+    def _deal_candidate(self, snap: TableSnapshot, state: dict) -> _Candidate | None:
+        if state.get("match_over"):
+            return None
+        if snap.is_empty():
+            self._cleared = True
+            return None
+        hands_played = len(state.get("hands") or [])
+        if not self._cleared and hands_played > 0:
+            return None
+        if len(snap.discard) != 1 or any(snap.players.get(p) for p in snap.players):
+            return None
+        dealer = state.get("next_dealer") if hands_played else self.first_dealer
+        if not dealer:
+            dealer = self.first_dealer
+        up = snap.discard[0]
+        return _Candidate({"type": "deal", "dealer": dealer, "upcard": up}, self._conf(snap, [up]),
+                          f"is {up} the upcard?", ())
+
+    # -- after someone went out
+    def _reveal_candidate(self, snap: TableSnapshot, cur: dict) -> _Candidate | None:
+        known = self._known(cur)
+        counts = cur.get("hand_counts") or {}
+        for p in cur.get("awaiting_reveal") or []:
+            need = int(counts.get(p, 0))
+            new = [c for g in snap.players.get(p, ()) for c in g.cards if c not in known and c not in self._disputed]
+            if need == 0:
+                return _Candidate({"type": "reveal", "player": p, "cards": []}, 1.0)
+            if len(new) < need:
+                continue
+            conf = self._conf(snap, new)
+            reason = f"{p}'s hand: {' '.join(new)}?"
+            if len(new) > need:
+                conf, reason = 0.0, f"{p} shows {len(new)} cards but holds {need}: {' '.join(new)}?"
+            return _Candidate({"type": "reveal", "player": p, "cards": new}, conf, reason, tuple(new))
+        return None
+
+    def _known(self, cur: dict) -> set[str]:
+        known = {_physical(c) for c in cur.get("discard") or []}
+        for m in cur.get("melds") or []:
+            known.update(_physical(c) for c in m.get("cards", []))
+        return known
+
+    # -- a turn
+    def _turn_candidate(self, snap: TableSnapshot, cur: dict) -> _Candidate | None:
+        player = cur.get("current_player")
+        phase = cur.get("phase")
+        pile = [_physical(c) for c in cur.get("discard") or []]
+        melds = cur.get("melds") or []
+        meld_of: dict[str, int] = {}
+        for m in melds:
+            for c in m.get("cards", []):
+                meld_of[_physical(c)] = m["id"]
+        known = set(pile) | set(meld_of)
+        skip = known | self._disputed
+        top = pile[-1] if pile else None
+
+        # what the player put down: groups holding new cards
+        new_groups: list[tuple[str, list[str], set[int]]] = []  # zone owner, new cards, meld ids touched
+        for owner, groups in snap.players.items():
+            for g in groups:
+                new = [c for c in g.cards if c not in skip]
+                if new:
+                    new_groups.append((owner, new, {meld_of[c] for c in g.cards if c in meld_of}))
+        new_discards = [c for c in snap.discard if c not in skip]
+
+        if phase == "draw":
+            key = (cur.get("number"), player, len(pile), len(melds))
+            if key != self._turn_key:
+                self._turn_key, self._top_taken = key, False
+            if top is not None:
+                if top in snap.discard:
+                    self._top_taken = False
+                elif not new_discards and (
+                        (len(pile) >= 2 and snap.discard and snap.discard[-1] == pile[-2])
+                        or (len(pile) == 1 and not snap.discard)):
+                    self._top_taken = True
+
+        # candidate plays in order: melds, lay-offs, then the discard
+        plays: list[_Candidate] = []
+        for owner, new, touched in new_groups:
+            if touched:
+                ev = {"type": "lay_off", "player": player, "cards": new}
+                if len(touched) == 1:
+                    ev["meld"] = next(iter(touched))
+                    plays.append(_Candidate(ev, 1.0, "", tuple(new)))
+                else:
+                    plays.append(self._ambiguous_layoff(ev, sorted(touched), new))
+            elif owner == player and len(new) >= 3:
+                plays.append(_Candidate({"type": "meld", "player": player, "cards": new}, 1.0, "", tuple(new)))
+        plays.sort(key=lambda c: 0 if c.event["type"] == "meld" else 1)
+        if new_discards:
+            x = new_discards[0]
+            plays.append(_Candidate({"type": "discard", "player": player, "card": x}, 1.0, "", (x,)))
+        for c in plays:
+            conf = self._conf(snap, c.cards)
+            if conf < c.confidence:
+                c.confidence = conf
+                c.reason = c.reason or f"not sure of {' '.join(c.cards)} ({conf:.0%})"
+        if not plays:
+            return None
+        if phase == "draw":
+            used = {c for p in plays for c in p.cards}
+            from_discard = top is not None and top not in snap.discard and (self._top_taken or top in used)
+            ev = {"type": "draw", "player": player, "from": "discard" if from_discard else "stock"}
+            return _Candidate(ev, 1.0)
+        return plays[0]
+
+    def _ambiguous_layoff(self, ev: dict, ids: list[int], new: list[str]) -> _Candidate:
+        """A group touching several melds: keep the melds the referee accepts the cards on."""
+        legal = []
+        copy = getattr(self.referee, "copy", None)
+        for i in ids:
+            trial = dict(ev, meld=i)
+            if copy is None:
+                legal.append(i)
+                continue
+            if copy().apply(trial).ok:
+                legal.append(i)
+        if len(legal) == 1:
+            return _Candidate(dict(ev, meld=legal[0]), 1.0, "", tuple(new))
+        pick = legal[0] if legal else ids[0]
+        return _Candidate(dict(ev, meld=pick), 0.0,
+                          f"{' '.join(new)} could go on melds {', '.join(map(str, ids))}: meld {pick}?", tuple(new))
