@@ -1,0 +1,151 @@
+"""Pure meld utilities: is this a set or a run, can these cards extend that meld, what is a card worth.
+
+Ace and joker handling live here and nowhere else. A meld is a list of `PlayedCard` (physical card + the card
+it stands for); jokers always carry their declared card (SPEC AMB-16: rank and suit, fixed for the hand).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .cards import JOKER, RANK_NUMBER, SUITS, PlayedCard, describe, make_card
+
+SET, RUN = "set", "run"
+
+
+class MeldProblem(ValueError):
+    """Why a group of cards is not a valid meld (text for players)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MeldShape:
+    kind: str  # "set" | "run"
+    cards: tuple[PlayedCard, ...]  # runs in rank order, sets in the order given
+    ace_high: bool  # a run that uses the ace above the king
+
+
+def _rank(rep: str) -> int:
+    return RANK_NUMBER[rep[:-1]]
+
+
+def _run_ranks(reps: Sequence[str], ace_high: bool) -> list[int]:
+    return [14 if (ace_high and _rank(r) == 1) else _rank(r) for r in reps]
+
+
+def classify(cards: Sequence[PlayedCard], ace_mode: str, min_natural: int = 1,
+             set_suits_distinct: bool = True) -> MeldShape:
+    """Validate a meld; return its shape or raise MeldProblem saying what is wrong (SPEC C-4)."""
+    if len(cards) < 3:
+        raise MeldProblem(f"a meld needs at least 3 cards, not {len(cards)} (rule C-4.1/C-4.2)")
+    for pc in cards:
+        if pc.card == JOKER and not pc.rep:
+            raise MeldProblem("a joker must say which card it stands for, like JK=8S (rule R500-6)")
+    naturals = sum(1 for pc in cards if pc.card != JOKER)
+    if naturals < min(min_natural, len(cards)) or (naturals == 0 and min_natural > 0):
+        raise MeldProblem(f"a meld needs at least {min_natural} natural card(s) besides jokers (rule AMB-16)")
+    reps = [pc.rep for pc in cards]
+    ranks = {_rank(r) for r in reps}
+    if len(ranks) == 1:
+        if len(cards) > 4:
+            raise MeldProblem("a set has at most 4 cards (rule C-4.1)")
+        suits = [r[-1] for r in reps]
+        if set_suits_distinct and len(set(suits)) != len(suits):
+            raise MeldProblem("the cards of a set must all be of different suits (rule C-4.1, R500-3)")
+        return MeldShape(SET, tuple(cards), False)
+    suits = {r[-1] for r in reps}
+    if len(suits) != 1:
+        raise MeldProblem("these cards are neither a set (one rank) nor a run (one suit) (rule C-4.1/C-4.2)")
+    options = [False, True] if ace_mode == "high_or_low" else [False]
+    problem = "the ranks are not consecutive (rule C-4.2)"
+    for ace_high in options:
+        rk = _run_ranks(reps, ace_high)
+        if len(set(rk)) != len(rk):
+            problem = "a run cannot hold the same rank twice (rule C-4.2, C-4.4)"
+            continue
+        if max(rk) - min(rk) == len(rk) - 1:
+            order = sorted(zip(rk, range(len(cards)), strict=True), key=lambda t: t[0])
+            return MeldShape(RUN, tuple(cards[i] for _, i in order), ace_high)
+    if ace_mode != "high_or_low" and any(_rank(r) == 1 for r in reps) and any(_rank(r) >= 12 for r in reps):
+        problem = "the ace is low in these rules: Q-K-A and K-A-2 are not runs (rule C-4.3)"
+    elif ace_mode == "high_or_low" and any(_rank(r) == 1 for r in reps):
+        problem = "runs never go round the corner: K-A-2 is not a run (rule C-4.3)"
+    raise MeldProblem(problem)
+
+
+def extend(shape: MeldShape, new: Sequence[PlayedCard], ace_mode: str, min_natural: int = 1,
+           set_suits_distinct: bool = True) -> MeldShape:
+    """The meld after laying off `new` on it; it must stay valid and of the same kind (C-5.1, C-4.5)."""
+    try:
+        out = classify(list(shape.cards) + list(new), ace_mode, min_natural, set_suits_distinct)
+    except MeldProblem as exc:
+        raise MeldProblem(f"the {shape.kind} would not stay valid: {exc}") from None
+    if out.kind != shape.kind:
+        raise MeldProblem(f"a {shape.kind} cannot become a {out.kind} (rule C-4.5)")
+    return out
+
+
+def single_extensions(shape: MeldShape, ace_mode: str) -> set[str]:
+    """Natural cards that could be laid off alone on this meld (ignoring whether they are still available)."""
+    reps = [pc.rep for pc in shape.cards]
+    if shape.kind == SET:
+        if len(reps) >= 4:
+            return set()
+        rank = reps[0][:-1]
+        used = {r[-1] for r in reps}
+        return {rank + s for s in SUITS if s not in used}
+    suit = reps[0][-1]
+    rk = _run_ranks(reps, shape.ace_high)
+    lo, hi = min(rk), max(rk)
+    out = set()
+    if lo > 1:
+        out.add(make_card(lo - 1, suit))
+    top = 14 if ace_mode == "high_or_low" else 13
+    if hi < top and not (hi == 13 and lo == 1):
+        out.add(make_card(hi + 1, suit))
+    return out
+
+
+def joker_can_extend(shape: MeldShape, ace_mode: str) -> bool:
+    return bool(single_extensions(shape, ace_mode))
+
+
+# --- values (SPEC §5) -------------------------------------------------------------------------------
+
+def hand_value(card: str, values: str) -> int:
+    """What a card left in a hand is worth (SPEC §5.1, §5.2). A joker in a Basic preset costs 15 (our choice)."""
+    if card == JOKER:
+        return 15
+    r = RANK_NUMBER[card[:-1]]
+    if r == 1:
+        return 1 if values == "basic" else 15
+    if r >= 11:
+        return 10
+    if values == "r500_5_10_15":
+        return 10 if r == 10 else 5
+    return r
+
+
+def meld_card_value(pc: PlayedCard, shape: MeldShape, values: str, joker_meld_value: str) -> int:
+    """What a card on the table is worth to whoever played it (R500-11, AMB-15, AMB-22)."""
+    if pc.card == JOKER and joker_meld_value == "fixed15":
+        return 15
+    rep = pc.rep or pc.card
+    r = RANK_NUMBER[rep[:-1]]
+    if r == 1:
+        low = shape.kind == RUN and not shape.ace_high
+        if values in ("r500", "basic"):
+            return 1 if low else 15
+        if values == "r500_5_10_15":
+            return 5 if low else 15
+        return 15 if values == "basic_ace15" else 1
+    return hand_value(rep, values)
+
+
+def count_cards(cards: Iterable[str]) -> Counter:
+    return Counter(cards)
+
+
+def describe_cards(cards: Iterable[str]) -> str:
+    return " ".join(describe(c) for c in cards)
