@@ -1,0 +1,39 @@
+"""Shared set-up for the training scripts: offline ultralytics, class names, paths."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+REAL = ROOT.parent / "shared" / "data" / "real"
+
+# The 55 classes of shared/data/real/classes.txt, in label-index order.
+CLASS_NAMES = [
+    "10C", "10D", "10H", "10S", "2C", "2D", "2H", "2S", "3C", "3D", "3H", "3S", "4C", "4D", "4H", "4S",
+    "5C", "5D", "5H", "5S", "6C", "6D", "6H", "6S", "7C", "7D", "7H", "7S", "8C", "8D", "8H", "8S",
+    "9C", "9D", "9H", "9S", "AC", "AD", "AH", "AS", "BACK", "BLACK JOKER", "JC", "JD", "JH", "JS",
+    "KC", "KD", "KH", "KS", "QC", "QD", "QH", "QS", "RED JOKER",
+]
+CLASS_INDEX = {name: i for i, name in enumerate(CLASS_NAMES)}
+
+
+def offline_ultralytics(config_dir: Path | None = None) -> Path:
+    """Configure ultralytics to never download anything; call before importing it."""
+    config_dir = Path(config_dir or os.environ.get("YOLO_CONFIG_DIR") or ROOT / "runs" / "yolo_config")
+    config_dir.mkdir(parents=True, exist_ok=True)
+    os.environ["YOLO_CONFIG_DIR"] = str(config_dir)
+    os.environ["YOLO_OFFLINE"] = "true"
+    os.environ["YOLO_AUTOINSTALL"] = "false"
+    os.environ.setdefault("YOLO_VERBOSE", "true")
+    # ultralytics wants Arial.ttf for plots and downloads it when missing: give it a local font.
+    font = config_dir / "Arial.ttf"
+    if not font.exists():
+        for cand in ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+                     "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf"):
+            if Path(cand).exists():
+                shutil.copy(cand, font)
+                shutil.copy(cand, config_dir / "Arial.Unicode.ttf")
+                break
+    return config_dir

@@ -1,0 +1,348 @@
+"""Card decks for the synthetic renderer.
+
+A deck is a mapping card name → RGBA image (uint8, H×W×4, transparent outside the rounded
+card), plus, for each card, the boxes of its printed corner indices in card pixels.
+
+Card names are canonical ("10H", "AS", ...) with three extra keys: "JK_RED", "JK_BLACK" (the
+two jokers; both are "JK" to the referee) and "BACK" (the back of the deck).
+
+Two sources of designs:
+
+* procedural decks ("proc-*"), drawn here with OpenCV primitives: always available, part of
+  this project (AGPL);
+* Debian's card art, rendered from SVG with `rsvg-convert` when the packages are installed
+  (`apt-get install gnome-cards-data kdegames-card-data-kf5 librsvg2-bin`): "gnome-*" from
+  /usr/share/aisleriot/cards (gnome-cards-data) and "kde-*" from /usr/share/carddecks
+  (kdegames-card-data-kf5).  This art is GPL/LGPL and is only used to make training images;
+  it is never shipped in the package.  Their corner-index boxes are found automatically
+  (small ink blobs in the card's top-left corner, mirrored to the bottom-right).
+
+    from vision.synth.decks import list_decks, load_deck
+    deck = load_deck("proc-classic")
+    rgba = deck["10H"]; boxes = deck.index_boxes["10H"]   # [(x1, y1, x2, y2), ...]
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .glyphs import RED_SUITS, draw_suit, draw_text_fit
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("S", "H", "D", "C")
+CARDS = tuple(r + s for s in SUITS for r in RANKS)
+JOKERS = ("JK_RED", "JK_BLACK")
+ALL_FACES = CARDS + JOKERS
+
+Box = tuple[float, float, float, float]
+
+
+class Deck(dict):
+    """card name → RGBA image; `index_boxes[card]` lists its corner-index boxes (card pixels)."""
+
+    def __init__(self, name: str, faces: dict[str, np.ndarray], index_boxes: dict[str, list[Box]],
+                 licence: str = "AGPL-3.0-or-later (drawn by this project)"):
+        super().__init__(faces)
+        self.name = name
+        self.index_boxes = index_boxes
+        self.licence = licence
+
+    @property
+    def aspect(self) -> float:
+        """width / height of the cards."""
+        img = next(iter(self.values()))
+        return img.shape[1] / img.shape[0]
+
+
+# --------------------------------------------------------------------------- procedural decks
+
+PROC_DESIGNS: dict[str, dict] = {
+    "proc-classic": dict(font=cv2.FONT_HERSHEY_SIMPLEX, paper=(250, 250, 250), red=(30, 30, 200), black=(20, 20, 20),
+                         idx_h=0.085, suit_h=0.07, idx_x=0.05, idx_y=0.045, border=None, thick=0.16,
+                         back=((150, 60, 20), (230, 200, 170)), face=(60, 160, 220)),
+    "proc-duplex": dict(font=cv2.FONT_HERSHEY_DUPLEX, paper=(225, 240, 246), red=(40, 20, 170), black=(40, 30, 30),
+                        idx_h=0.075, suit_h=0.06, idx_x=0.06, idx_y=0.05, border=(90, 90, 90), thick=0.13,
+                        back=((30, 30, 160), (200, 200, 240)), face=(80, 180, 90)),
+    "proc-jumbo": dict(font=cv2.FONT_HERSHEY_TRIPLEX, paper=(245, 248, 248), red=(20, 20, 215), black=(10, 10, 10),
+                       idx_h=0.12, suit_h=0.085, idx_x=0.045, idx_y=0.035, border=None, thick=0.14,
+                       back=((40, 110, 40), (210, 235, 210)), face=(150, 90, 170)),
+    "proc-complex": dict(font=cv2.FONT_HERSHEY_COMPLEX, paper=(236, 244, 250), red=(50, 40, 190), black=(35, 25, 25),
+                         idx_h=0.09, suit_h=0.065, idx_x=0.055, idx_y=0.05, border=(160, 120, 40), thick=0.12,
+                         back=((20, 20, 20), (60, 170, 210)), face=(40, 120, 200)),
+}
+
+PIP_LAYOUT = {
+    1: [(0.5, 0.5)],
+    2: [(0.5, 0.0), (0.5, 1.0)],
+    3: [(0.5, 0.0), (0.5, 0.5), (0.5, 1.0)],
+    4: [(0, 0), (1, 0), (0, 1), (1, 1)],
+    5: [(0, 0), (1, 0), (0, 1), (1, 1), (0.5, 0.5)],
+    6: [(0, 0), (1, 0), (0, 0.5), (1, 0.5), (0, 1), (1, 1)],
+    7: [(0, 0), (1, 0), (0, 0.5), (1, 0.5), (0, 1), (1, 1), (0.5, 0.25)],
+    8: [(0, 0), (1, 0), (0, 0.5), (1, 0.5), (0, 1), (1, 1), (0.5, 0.25), (0.5, 0.75)],
+    9: [(0, 0), (1, 0), (0, 1 / 3), (1, 1 / 3), (0, 2 / 3), (1, 2 / 3), (0, 1), (1, 1), (0.5, 0.5)],
+    10: [(0, 0), (1, 0), (0, 1 / 3), (1, 1 / 3), (0, 2 / 3), (1, 2 / 3), (0, 1), (1, 1), (0.5, 1 / 6), (0.5, 5 / 6)],
+}
+
+
+def _rounded_alpha(h: int, w: int, radius: int) -> np.ndarray:
+    a = np.zeros((h, w), np.uint8)
+    cv2.rectangle(a, (radius, 0), (w - 1 - radius, h - 1), 255, -1)
+    cv2.rectangle(a, (0, radius), (w - 1, h - 1 - radius), 255, -1)
+    for cx, cy in ((radius, radius), (w - 1 - radius, radius), (radius, h - 1 - radius), (w - 1 - radius, h - 1 - radius)):
+        cv2.circle(a, (cx, cy), radius, 255, -1, cv2.LINE_AA)
+    return a
+
+
+def _draw_index(img: np.ndarray, rank: str, suit: str | None, color, d: dict, w: int, h: int) -> Box:
+    """Rank over suit in the top-left corner; returns the index's box."""
+    x, y = d["idx_x"] * w, d["idx_y"] * h
+    if rank == "JOKER":  # letters stacked vertically
+        boxes = []
+        lh = d["idx_h"] * h * 0.55
+        for i, ch in enumerate("JOKER"):
+            boxes.append(draw_text_fit(img, ch, x + lh * 0.5, y + i * lh * 1.25, lh, color, d["font"],
+                                       d["thick"], center=True))
+    else:
+        ih = d["idx_h"] * h
+        max_w = ih * 1.3
+        b = draw_text_fit(img, rank, x + max_w / 2, y, ih, color, d["font"], d["thick"], max_width=max_w, center=True)
+        sh = d["suit_h"] * h
+        cx = (b[0] + b[2]) / 2
+        cy = b[3] + ih * 0.22 + sh / 2
+        draw_suit(img, suit, cx, cy, sh, color)
+        boxes = [b, (cx - sh * 0.45, cy - sh / 2, cx + sh * 0.45, cy + sh / 2)]
+    x1 = min(bb[0] for bb in boxes) - 2
+    y1 = min(bb[1] for bb in boxes) - 2
+    x2 = max(bb[2] for bb in boxes) + 2
+    y2 = max(bb[3] for bb in boxes) + 2
+    return (max(0.0, x1), max(0.0, y1), min(w - 1.0, x2), min(h - 1.0, y2))
+
+
+def _draw_centre(img: np.ndarray, rank: str, suit: str | None, color, d: dict, w: int, h: int, upper: bool) -> None:
+    """Half of the card's centre (drawn twice, the card turned 180° in between)."""
+    if rank == "JOKER":
+        if upper:
+            cv2.circle(img, (w // 2, h // 2), int(w * 0.22), color, max(2, w // 60), cv2.LINE_AA)
+            draw_text_fit(img, "JOKER", w / 2, h * 0.44, h * 0.06, color, d["font"], d["thick"], center=True)
+        return
+    if rank in ("J", "Q", "K"):
+        x1, y1, x2, y2 = int(w * 0.2), int(h * 0.16), int(w * 0.8), int(h * 0.5)
+        cv2.rectangle(img, (x1, y1), (x2, y2 + 1), d["face"], -1)
+        cv2.rectangle(img, (x1, y1), (x2, y2 + 1), color, max(2, w // 80))
+        draw_text_fit(img, rank, w * 0.38, h * 0.22, h * 0.17, color, d["font"], d["thick"] * 1.2, center=True)
+        draw_suit(img, suit, w * 0.64, h * 0.3, h * 0.1, color)
+        return
+    n = 1 if rank == "A" else int(rank)
+    size = h * (0.3 if n == 1 else 0.11)
+    for px, py in PIP_LAYOUT[n]:
+        if n == 1 and not upper:
+            continue
+        yy = 0.2 + 0.6 * py
+        if (yy < 0.5) != upper and not (abs(yy - 0.5) < 1e-6 and upper):
+            continue
+        draw_suit(img, suit, w * (0.32 + 0.36 * px), h * yy, size, color, upside_down=yy > 0.5)
+
+
+def _draw_back(d: dict, w: int, h: int) -> np.ndarray:
+    base, line = d["back"]
+    img = np.full((h, w, 3), base, np.uint8)
+    step = max(6, w // 14)
+    for k in range(-h, w + h, step):
+        cv2.line(img, (k, 0), (k + h, h), line, max(1, w // 90), cv2.LINE_AA)
+        cv2.line(img, (k, h), (k + h, 0), line, max(1, w // 90), cv2.LINE_AA)
+    m = int(w * 0.06)
+    cv2.rectangle(img, (m, m), (w - m, h - m), (255, 255, 255), max(2, w // 50))
+    return img
+
+
+def _proc_card(card: str, d: dict, w: int = 250, h: int = 350) -> tuple[np.ndarray, list[Box]]:
+    if card == "BACK":
+        rgb = _draw_back(d, w, h)
+        boxes = [(0.0, 0.0, w - 1.0, h - 1.0)]
+    else:
+        if card in JOKERS:
+            rank, suit = "JOKER", None
+            color = d["red"] if card == "JK_RED" else d["black"]
+        else:
+            rank, suit = card[:-1], card[-1]
+            color = d["red"] if suit in RED_SUITS else d["black"]
+        rgb = np.full((h, w, 3), d["paper"], np.uint8)
+        box = None
+        for _ in range(2):  # draw the upper half, turn the card 180°, draw it again
+            _draw_centre(rgb, rank, suit, color, d, w, h, upper=True)
+            box = _draw_index(rgb, rank, suit, color, d, w, h)
+            rgb = cv2.rotate(rgb, cv2.ROTATE_180)
+        x1, y1, x2, y2 = box
+        boxes = [box, (w - 1 - x2, h - 1 - y2, w - 1 - x1, h - 1 - y1)]
+        if d["border"] is not None:
+            m = int(w * 0.035)
+            cv2.rectangle(rgb, (m, m), (w - 1 - m, h - 1 - m), d["border"], 1, cv2.LINE_AA)
+    alpha = _rounded_alpha(h, w, int(w * 0.06))
+    edge = alpha.copy()
+    cv2.rectangle(edge, (0, 0), (w - 1, h - 1), 0, 1)
+    rgba = np.dstack([rgb, alpha])
+    # thin grey edge so white cards stay visible on light tables
+    contour = cv2.morphologyEx(alpha, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8)) > 0
+    rgba[contour, :3] = (rgba[contour, :3] * 0.6).astype(np.uint8)
+    return rgba, boxes
+
+
+def _proc_deck(name: str) -> Deck:
+    d = PROC_DESIGNS[name]
+    faces, boxes = {}, {}
+    for card in ALL_FACES + ("BACK",):
+        faces[card], boxes[card] = _proc_card(card, d)
+    return Deck(name, faces, boxes)
+
+
+# --------------------------------------------------------------------------- Debian SVG decks
+
+GNOME_DIR = Path("/usr/share/aisleriot/cards")
+KDE_DIR = Path("/usr/share/carddecks")
+GNOME_DECKS = ("anglo", "anglo_poker", "simplistic", "plastic", "ornamental", "neoclassical", "gnomangelo",
+               "paris", "bonded", "anglo_modern")
+KDE_DECKS = ("standard", "nicu-white", "oxygen-white", "tigullio-international", "dondorf", "konqi-modern",
+             "jolly-royal", "future", "penguins", "xskat-french", "oxygen", "nicu-ornamental", "oxygen-air")
+SUIT_WORDS = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
+RANK_WORDS = {"A": "1", "J": "jack", "Q": "queen", "K": "king"}
+
+
+def _svg_ids(kind: str, card: str) -> list[str]:
+    if card == "BACK":
+        return ["back", "card_back", "cardback"]
+    if card in JOKERS:
+        colour = "red" if card == "JK_RED" else "black"
+        return [f"joker_{colour}", f"{colour}_joker", "joker"]
+    rank, suit = card[:-1], SUIT_WORDS[card[-1]]
+    r = RANK_WORDS.get(rank, rank)
+    return [f"{suit}_{r}"] if kind == "gnome" else [f"{r}_{suit}"]
+
+
+def _svg_source(name: str) -> tuple[str, Path] | None:
+    if name.startswith("gnome-"):
+        p = GNOME_DIR / f"{name[6:]}.svgz"
+        return ("gnome", p) if p.exists() else None
+    if name.startswith("kde-"):
+        d = KDE_DIR / f"svg-{name[4:]}"
+        files = sorted(d.glob("*.svgz")) if d.is_dir() else []
+        return ("kde", files[0]) if files else None
+    return None
+
+
+def cache_dir() -> Path:
+    d = Path(os.environ.get("RUMMY_SYNTH_CACHE") or Path(tempfile.gettempdir()) / "rummy-synth-cache")
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def find_index_boxes(rgba: np.ndarray) -> list[Box] | None:
+    """Corner-index boxes of a rendered card face: small ink blobs inside the top-left corner
+    region (not touching the card's edge), and the same box turned 180° for the bottom-right."""
+    h, w = rgba.shape[:2]
+    rgb = rgba[..., :3]
+    hsv = cv2.cvtColor(rgb, cv2.COLOR_BGR2HSV)
+    paper = np.median(rgb[int(h * 0.4):int(h * 0.6), int(w * 0.03):int(w * 0.08)].reshape(-1, 3), axis=0)
+    diff = np.abs(rgb.astype(np.int16) - paper.astype(np.int16)).max(axis=2)
+    ink = ((diff > 70) | (hsv[..., 1] > 90)) & (rgba[..., 3] > 200)
+    ink = ink.astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    rx, ry = 0.26 * w, 0.4 * h
+    comps = []
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if area < 6 or x <= 2 or y <= 2 or bw > 0.22 * w or bh > 0.25 * h:
+            continue
+        if x + bw > rx or y + bh > ry:
+            continue
+        comps.append([x, y, x + bw, y + bh])
+    if not comps:
+        return None
+    # grow a cluster from the blob nearest the corner, adding blobs within a small gap
+    comps.sort(key=lambda b: b[0] + b[1])
+    x1, y1, x2, y2 = comps[0]
+    gx, gy = 0.03 * w, 0.045 * h
+    changed = True
+    rest = comps[1:]
+    while changed:
+        changed = False
+        for b in list(rest):
+            if b[0] <= x2 + gx and b[2] >= x1 - gx and b[1] <= y2 + gy and b[3] >= y1 - gy:
+                x1, y1, x2, y2 = min(x1, b[0]), min(y1, b[1]), max(x2, b[2]), max(y2, b[3])
+                rest.remove(b)
+                changed = True
+    x1, y1, x2, y2 = x1 - 1, y1 - 1, x2 + 1, y2 + 1
+    bw, bh = x2 - x1, y2 - y1
+    if not (0.04 * w < bw < 0.26 * w and 0.07 * h < bh < 0.4 * h):
+        return None
+    return [(float(x1), float(y1), float(x2), float(y2)),
+            (float(w - 1 - x2), float(h - 1 - y2), float(w - 1 - x1), float(h - 1 - y1))]
+
+
+def _render_svg_card(svg: Path, element: str, height: int, out: Path) -> bool:
+    r = subprocess.run(["rsvg-convert", "-i", element, "-h", str(height), str(svg), "-o", str(out)],
+                       capture_output=True, timeout=60)
+    return r.returncode == 0 and out.exists() and out.stat().st_size > 0
+
+
+def _svg_deck(name: str, height: int = 350) -> Deck:
+    src = _svg_source(name)
+    if src is None or shutil.which("rsvg-convert") is None:
+        raise KeyError(f"deck {name!r} needs its Debian card package and rsvg-convert")
+    kind, svgz = src
+    cdir = cache_dir() / f"{name}-{height}"
+    cdir.mkdir(parents=True, exist_ok=True)
+    svg = cdir / "deck.svg"
+    if not svg.exists():
+        svg.write_bytes(gzip.decompress(svgz.read_bytes()))
+    faces, boxes = {}, {}
+    for card in ALL_FACES + ("BACK",):
+        png = cdir / f"{card}.png"
+        if not png.exists():
+            for element in _svg_ids(kind, card):
+                if _render_svg_card(svg, element, height, png):
+                    break
+        if not png.exists():
+            continue
+        img = cv2.imread(str(png), cv2.IMREAD_UNCHANGED)
+        if img is None or img.ndim != 3 or img.shape[2] != 4:
+            continue
+        if card == "BACK":
+            bx = [(0.0, 0.0, img.shape[1] - 1.0, img.shape[0] - 1.0)]
+        else:
+            bx = find_index_boxes(img)
+        if bx is None:
+            continue
+        faces[card], boxes[card] = img, bx
+    missing = [c for c in CARDS if c not in faces]
+    if len(missing) > 22:
+        raise KeyError(f"deck {name!r}: could not render {len(missing)} cards")
+    return Deck(name, faces, boxes, licence=f"GPL/LGPL Debian card art from {svgz} (training only)")
+
+
+# --------------------------------------------------------------------------- public API
+
+def list_decks(include_svg: bool = True) -> list[str]:
+    """Names of the decks available on this machine (procedural ones always)."""
+    names = list(PROC_DESIGNS)
+    if include_svg and shutil.which("rsvg-convert"):
+        names += [f"gnome-{n}" for n in GNOME_DECKS if _svg_source(f"gnome-{n}")]
+        names += [f"kde-{n}" for n in KDE_DECKS if _svg_source(f"kde-{n}")]
+    return names
+
+
+@functools.lru_cache(maxsize=64)
+def load_deck(name: str) -> Deck:
+    """Load (render, first time) a deck by name; see `list_decks()`."""
+    if name in PROC_DESIGNS:
+        return _proc_deck(name)
+    return _svg_deck(name)
