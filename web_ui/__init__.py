@@ -1,0 +1,128 @@
+"""The table's screen: a Flask app (JSON API, pages, live streams) over a durable SQLite store.
+
+    from web_ui import create_app
+    app = create_app({"DATABASE": "/path/matches.db"}, pipeline=None)
+
+``pipeline`` (optional) is the camera pipeline: ``latest_jpeg()``, ``camera_state()`` and
+``on_event(callback)``; see web_ui/README.md.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+
+from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from . import security
+from .hub import Hub
+from .live import Live
+from .store import Store
+
+log = logging.getLogger(__name__)
+
+DEFAULTS = {
+    "DATABASE": None,  # SQLite file; required (serve.py picks the user's data folder)
+    "PIN": None,  # when set, every change needs it
+    "LOCAL_ONLY": True,  # listening on localhost only: check the Host header
+    "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,  # request bodies (a game log import) up to 2 MiB
+    "MAX_EVENT_BYTES": 64 * 1024,  # one event
+    "SSE_KEEPALIVE": 15.0,
+    "CAMERA_SOURCES": [],  # what the new-match form offers
+    "LAYOUTS": [],
+    "SESSION_COOKIE_SAMESITE": "Strict",
+    "SESSION_COOKIE_HTTPONLY": True,
+}
+
+
+def create_app(test_config: dict | None = None, pipeline=None) -> Flask:
+    app = Flask(__name__)
+    app.config.update(DEFAULTS)
+    if test_config:
+        app.config.update(test_config)
+    if not app.config["DATABASE"]:
+        raise ValueError("create_app needs a DATABASE path")
+    app.json.sort_keys = False
+    app.json.ensure_ascii = False
+
+    store = Store(app.config["DATABASE"])
+    if not app.config.get("SECRET_KEY"):
+        # kept in the database so sessions (PIN unlock, CSRF token) survive a restart
+        app.config["SECRET_KEY"] = store.meta("secret_key", lambda: secrets.token_hex(32))
+    app.config.setdefault("PIN_GEN", secrets.token_hex(4))
+    hub = Hub()
+    live = Live(app, store, hub, pipeline)
+    app.extensions["rummy_store"] = store
+    app.extensions["rummy_hub"] = hub
+    app.extensions["rummy_live"] = live
+    app.extensions["rummy_pin_guard"] = security.PinGuard()
+
+    from .api import bp as api_bp
+    from .pages import bp as pages_bp
+    from .stream import bp as stream_bp
+
+    app.register_blueprint(api_bp)
+    app.register_blueprint(pages_bp)
+    app.register_blueprint(stream_bp)
+
+    @app.before_request
+    def _guard():
+        security.check_host()
+        if request.method not in security.SAFE_METHODS:
+            form_token = None
+            if not request.path.startswith("/api/") and request.mimetype in (
+                    "application/x-www-form-urlencoded", "multipart/form-data"):
+                form_token = request.form.get("csrf_token")
+            security.check_change(form_token, need_pin=request.endpoint != "pages.unlock_post")
+
+    @app.context_processor
+    def _ctx():
+        return {"csrf_token": security.csrf_token, "pin_required": security.pin_required(),
+                "pin_ok": security.pin_ok()}
+
+    @app.after_request
+    def _headers(resp):
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        resp.headers.setdefault("X-Frame-Options", "DENY")
+        resp.headers.setdefault("Referrer-Policy", "no-referrer")
+        resp.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "
+            "connect-src 'self'; frame-ancestors 'none'; form-action 'self'",
+        )
+        return resp
+
+    def _wants_json() -> bool:
+        return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
+
+    @app.errorhandler(security.Refusal)
+    def _refusal(e: security.Refusal):
+        if _wants_json():
+            return jsonify(ok=False, code=e.code, message=e.message), e.status
+        return render_template("error.html", code=e.code, message=e.message, status=e.status), e.status
+
+    @app.errorhandler(HTTPException)
+    def _http(e: HTTPException):
+        code = (e.name or "error").lower().replace(" ", "_")
+        message = {
+            413: "The request is too large.",
+            404: "Not found.",
+            405: "This address does not accept that method.",
+        }.get(e.code, e.description or e.name)
+        if _wants_json():
+            return jsonify(ok=False, code=code, message=message), e.code
+        return render_template("error.html", code=code, message=message, status=e.code), e.code
+
+    @app.errorhandler(Exception)
+    def _crash(e: Exception):
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        message = "Something went wrong on the server. Reload the page to see the match as it is."
+        if _wants_json():
+            return jsonify(ok=False, code="internal_error", message=message), 500
+        return render_template("error.html", code="internal_error", message=message, status=500), 500
+
+    if os.environ.get("RUMMY_WEB_DEBUG_LOG"):
+        logging.basicConfig(level=logging.INFO)
+    return app

@@ -1,0 +1,228 @@
+"""The JSON API of shared/contracts/game-log.md, plus a few extras (list, CSV, import, camera).
+
+Contract routes (kept exactly):
+    POST /api/matches                 match object -> 201 {"id"}; bad setup -> 422 {code, message}
+    POST /api/matches/<id>/events     one event -> 200 {"ok": true} | 422 {"ok": false, code, message}
+    POST /api/matches/<id>/undo       -> 200
+    GET  /api/matches/<id>            replay --json shape (+ extra keys)
+    GET  /api/matches/<id>/log        JSON Lines game log
+    GET  /api/matches/<id>/stream     Server-Sent Events (stream.py)
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from flask import Blueprint, Response, abort, current_app, jsonify, request
+
+from . import engine
+from .store import NotFound
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+# keys of a match body that are the dashboard's, not the engine's (not written to the log)
+EXTRA_KEYS = ("dealer", "camera", "layout", "title")
+
+
+def _live():
+    return current_app.extensions["rummy_live"]
+
+
+def _store():
+    return current_app.extensions["rummy_store"]
+
+
+def _err(status: int, code: str, message: str, **more):
+    return jsonify(ok=False, code=code, message=message, **more), status
+
+
+def _json_body(limit: int | None = None):
+    """(value, None) or (None, error response). Garbage is a 400 that says what is wrong."""
+    limit = limit or current_app.config["MAX_EVENT_BYTES"]
+    if request.content_length is not None and request.content_length > limit:
+        return None, _err(413, "too_large", f"The body is larger than {limit} bytes.")
+    raw = request.get_data(cache=True)
+    if len(raw) > limit:
+        return None, _err(413, "too_large", f"The body is larger than {limit} bytes.")
+    if not raw.strip():
+        return None, _err(400, "empty_body", "The request has no body: send a JSON object.")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None, _err(400, "bad_encoding", "The body is not UTF-8 text.")
+    try:
+        return json.loads(text), None
+    except ValueError as e:
+        return None, _err(400, "bad_json", f"The body is not valid JSON ({e}).")
+
+
+def _get_or_404(mid: str):
+    try:
+        return _store().get(mid)
+    except NotFound:
+        abort(404)
+
+
+def _split_setup(body):
+    if not isinstance(body, dict):
+        return None, None, _err(422, "bad_setup", "The match must be a JSON object.")
+    if body.get("type", "match") != "match":
+        return None, None, _err(422, "bad_setup", "The first object must have \"type\": \"match\".")
+    setup = {k: v for k, v in body.items() if k not in EXTRA_KEYS}
+    extra = {k: body[k] for k in EXTRA_KEYS if k in body}
+    d = extra.get("dealer")
+    if d is not None and (not isinstance(body.get("players"), list) or d not in body["players"]):
+        return None, None, _err(422, "bad_dealer", f"The first dealer {d!r} is not one of the players.")
+    for k in ("camera", "layout", "title"):
+        if k in extra and extra[k] is not None and (not isinstance(extra[k], str) or len(extra[k]) > 500):
+            return None, None, _err(422, "bad_setup", f"'{k}' must be a short text.")
+    return setup, extra, None
+
+
+@bp.post("/matches")
+def create_match():
+    body, err = _json_body()
+    if err:
+        return err
+    setup, extra, err = _split_setup(body)
+    if err:
+        return err
+    try:
+        live = _store().create_match(setup, extra)
+    except engine.setup_error_type() as e:
+        return _err(422, getattr(e, "code", "bad_setup"), getattr(e, "message", str(e)))
+    _live().camera_match = live.id
+    return jsonify(id=live.id), 201
+
+
+@bp.get("/matches")
+def list_matches():
+    return jsonify(matches=_store().list_matches(), last=_store().last_match_id())
+
+
+@bp.get("/matches/<mid>")
+def get_match(mid):
+    return jsonify(_get_or_404(mid).state())
+
+
+@bp.post("/matches/<mid>/events")
+def post_event(mid):
+    _get_or_404(mid)
+    body, err = _json_body()
+    if err:
+        return err
+    verdict, act = _live().apply(mid, body, source=request.headers.get("X-Rummy-Source") or "api")
+    if verdict.ok:
+        out = {"ok": True, "version": act.seq}
+        warnings = list(getattr(verdict, "warnings", None) or [])
+        if warnings:
+            out["warnings"] = warnings
+        return jsonify(out), 200
+    out = {"ok": False, "code": verdict.code, "message": verdict.message}
+    if getattr(verdict, "rule", None):
+        out["rule"] = verdict.rule
+    return jsonify(out), 422
+
+
+@bp.post("/matches/<mid>/undo")
+def undo(mid):
+    _get_or_404(mid)
+    act = _live().undo(mid, source=request.headers.get("X-Rummy-Source") or "api")
+    if act is None:
+        return _err(409, "nothing_to_undo", "There is nothing to take back.")
+    return jsonify(ok=True, undone=act.event, version=act.seq), 200
+
+
+@bp.get("/matches/<mid>/log")
+def get_log(mid):
+    live = _get_or_404(mid)
+    text = "\n".join(live.log_lines()) + "\n"
+    resp = Response(text, mimetype="application/x-ndjson")
+    if request.args.get("download"):
+        resp.headers["Content-Disposition"] = f'attachment; filename="match-{mid}.jsonl"'
+    return resp
+
+
+def _cell(v):
+    s = "" if v is None else str(v)
+    return "'" + s if s[:1] in ("=", "+", "-", "@", "\t", "\r") and not _is_number(s) else s
+
+
+def _is_number(s: str) -> bool:
+    try:
+        float(s)
+        return True
+    except ValueError:
+        return False
+
+
+@bp.get("/matches/<mid>/csv")
+def get_csv(mid):
+    st = _get_or_404(mid).state()
+    players = st["players"]
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(["hand", "dealer", "winner", "result", "going_rummy"]
+               + [f"{p} points" for p in players] + [f"{p} total" for p in players])
+    running = {p: 0 for p in players}
+    for h in st.get("hands", []):
+        pts = h.get("points", {})
+        for p in players:
+            running[p] += pts.get(p, 0)
+        w.writerow([_cell(x) for x in [h.get("number"), h.get("dealer"), h.get("winner") or "", h.get("result"),
+                                        "yes" if h.get("going_rummy") else "no"]
+                    + [pts.get(p, 0) for p in players] + [running[p] for p in players]])
+    resp = Response(out.getvalue(), mimetype="text/csv")
+    resp.headers["Content-Disposition"] = f'attachment; filename="match-{mid}.csv"'
+    return resp
+
+
+def import_text(text: str):
+    """Import a JSON Lines game log. Returns (response body, status)."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if not lines:
+        return {"ok": False, "code": "empty_log", "message": "The game log is empty."}, 422
+    try:
+        first = json.loads(lines[0])
+    except ValueError as e:
+        return {"ok": False, "code": "bad_json", "message": f"Line 1 is not valid JSON ({e})."}, 422
+    setup, extra, err = _split_setup(first)
+    if err:
+        return err[0].get_json(), 422
+    events = []
+    refused = []
+    for i, ln in enumerate(lines[1:], start=2):
+        try:
+            events.append((i, json.loads(ln)))
+        except ValueError as e:
+            refused.append({"line": i, "code": "bad_json", "message": f"Line {i} is not valid JSON ({e})."})
+    try:
+        live, more = _store().import_log(setup, extra, events)
+    except engine.setup_error_type() as e:
+        return {"ok": False, "code": getattr(e, "code", "bad_setup"), "message": getattr(e, "message", str(e))}, 422
+    refused = sorted(refused + more, key=lambda r: r["line"])
+    _live().camera_match = live.id
+    _live().publish(live.id, None)
+    return {"ok": True, "id": live.id, "accepted": len(live.match.events), "refused": refused}, 201
+
+
+@bp.post("/matches/import")
+def import_log():
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    raw = request.get_data(cache=True)
+    if len(raw) > limit:
+        return _err(413, "too_large", f"The log is larger than {limit} bytes.")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return _err(400, "bad_encoding", "The log is not UTF-8 text.")
+    body, status = import_text(text)
+    return jsonify(body), status
+
+
+@bp.get("/camera")
+def camera():
+    live = _live()
+    return jsonify(state=live.camera_state(), match=live.camera_target(), available=live.pipeline is not None)

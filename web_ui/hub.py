@@ -1,0 +1,53 @@
+"""Fan-out of match changes to Server-Sent Event clients (one queue per open screen)."""
+
+from __future__ import annotations
+
+import queue
+import threading
+
+
+class Hub:
+    def __init__(self, max_queue: int = 256):
+        self._subs: dict[str, set[queue.Queue]] = {}
+        self._lock = threading.Lock()
+        self._max = max_queue
+
+    def subscribe(self, mid: str) -> queue.Queue:
+        q: queue.Queue = queue.Queue(maxsize=self._max)
+        with self._lock:
+            self._subs.setdefault(mid, set()).add(q)
+        return q
+
+    def unsubscribe(self, mid: str, q: queue.Queue) -> None:
+        with self._lock:
+            s = self._subs.get(mid)
+            if s is not None:
+                s.discard(q)
+                if not s:
+                    del self._subs[mid]
+
+    def count(self, mid: str | None = None) -> int:
+        with self._lock:
+            if mid is None:
+                return sum(len(s) for s in self._subs.values())
+            return len(self._subs.get(mid, ()))
+
+    def publish(self, mid: str, message: str) -> None:
+        """Queue an already formatted SSE message for every subscriber of ``mid``.
+
+        A client too slow to keep up loses its oldest messages, not the server's time: each message
+        carries the whole state, so the newest one is enough to be right again."""
+        with self._lock:
+            subs = list(self._subs.get(mid, ()))
+        for q in subs:
+            try:
+                q.put_nowait(message)
+            except queue.Full:
+                try:
+                    q.get_nowait()
+                except queue.Empty:
+                    pass
+                try:
+                    q.put_nowait(message)
+                except queue.Full:
+                    pass

@@ -1,0 +1,106 @@
+"""Changes to matches, made visible: store first (on disk), then every open screen via the hub.
+
+Also the bridge to the optional camera pipeline: its events go through the same path as the API's.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from typing import Any
+
+from .store import NotFound
+
+log = logging.getLogger(__name__)
+
+
+def sse_message(kind: str, data: dict, ident: int | None = None) -> str:
+    body = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    head = f"id: {ident}\n" if ident is not None else ""
+    return f"{head}event: {kind}\ndata: {body}\n\n"
+
+
+class Live:
+    def __init__(self, app, store, hub, pipeline=None):
+        self.app = app
+        self.store = store
+        self.hub = hub
+        self.pipeline = pipeline
+        self.camera_match: str | None = None  # the match the camera's events go to
+        self._proposed: dict[str, list[dict]] = {}
+        self._lock = threading.Lock()
+        if pipeline is not None and hasattr(pipeline, "on_event"):
+            pipeline.on_event(self.camera_event)
+
+    # -- changes ------------------------------------------------------------------------------------
+    def publish(self, mid: str, change: dict | None) -> None:
+        live = self.store.get(mid)
+        st = live.state()
+        self.hub.publish(mid, sse_message("state", {"version": st["version"], "change": change, "state": st},
+                                          st["version"]))
+
+    def apply(self, mid: str, event: Any, source: str | None = None):
+        verdict, act = self.store.apply(mid, event, source)
+        self.publish(mid, act.as_json())
+        return verdict, act
+
+    def undo(self, mid: str, source: str | None = None):
+        act = self.store.undo(mid, source)
+        if act is not None:
+            self.publish(mid, act.as_json())
+        return act
+
+    # -- camera -------------------------------------------------------------------------------------
+    def camera_state(self) -> str:
+        p = self.pipeline
+        if p is None:
+            return "off"
+        try:
+            return str(p.camera_state())
+        except Exception:  # the camera must never take the scoreboard down
+            log.exception("camera_state failed")
+            return "lost"
+
+    def latest_jpeg(self) -> bytes | None:
+        p = self.pipeline
+        if p is None:
+            return None
+        try:
+            return p.latest_jpeg()
+        except Exception:
+            log.exception("latest_jpeg failed")
+            return None
+
+    def camera_target(self) -> str | None:
+        return self.camera_match or self.store.last_match_id()
+
+    def camera_event(self, event: dict) -> dict:
+        """Callback for the pipeline. An event with ``"status": "proposed"`` is only shown (the players
+        confirm it on the screen); any other is applied to the camera's match like a manual entry."""
+        mid = self.camera_target()
+        if mid is None:
+            return {"ok": False, "code": "no_match", "message": "No match is open."}
+        try:
+            if isinstance(event, dict) and event.get("status") == "proposed":
+                ev = {k: v for k, v in event.items() if k != "status"}
+                with self._lock:
+                    lst = self._proposed.setdefault(mid, [])
+                    lst.append({"event": ev, "at": time.time()})
+                    del lst[:-5]
+                self.hub.publish(mid, sse_message("proposed", {"event": ev}))
+                return {"ok": True, "proposed": True}
+            if isinstance(event, dict):
+                event = {k: v for k, v in event.items() if k != "status"}
+            verdict, _ = self.apply(mid, event, source="camera")
+            return {"ok": verdict.ok, "code": verdict.code, "message": verdict.message}
+        except NotFound:
+            return {"ok": False, "code": "no_match", "message": "No match is open."}
+        except Exception:
+            log.exception("camera event failed")
+            return {"ok": False, "code": "internal_error", "message": "The event could not be stored."}
+
+    def proposed(self, mid: str) -> list[dict]:
+        with self._lock:
+            return list(self._proposed.get(mid, []))

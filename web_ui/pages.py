@@ -1,0 +1,115 @@
+"""The screens. Each page is a thin HTML shell; static/app.js draws it from the JSON API and the
+match's event stream, so the players see exactly what other programs get from the API."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request, session, url_for
+
+from . import security
+from .api import import_text
+from .store import NotFound
+
+bp = Blueprint("pages", __name__)
+
+RULE_NAMES = {
+    "basic": "Basic Rummy (cardgames.io)",
+    "solitaired": "Solitaired Rummy to 200",
+    "classic": "Classic Rummy (Pagat / Bicycle)",
+    "rummy500": "Rummy 500",
+}
+
+
+def _store():
+    return current_app.extensions["rummy_store"]
+
+
+@bp.get("/")
+def index():
+    mid = _store().last_match_id()
+    if mid:
+        return redirect(url_for("pages.match", mid=mid))
+    return redirect(url_for("pages.new"))
+
+
+@bp.get("/new")
+def new():
+    live = current_app.extensions["rummy_live"]
+    return render_template("new.html", rule_names=RULE_NAMES,
+                           cameras=current_app.config.get("CAMERA_SOURCES") or [],
+                           layouts=current_app.config.get("LAYOUTS") or [],
+                           camera_available=live.pipeline is not None)
+
+
+@bp.get("/matches")
+def matches():
+    return render_template("matches.html", matches=_store().list_matches(), rule_names=RULE_NAMES,
+                           message=request.args.get("msg"))
+
+
+@bp.post("/matches/import")
+def import_form():
+    f = request.files.get("log")
+    if f is None or not f.filename:
+        return render_template("matches.html", matches=_store().list_matches(), rule_names=RULE_NAMES,
+                               error="Choose a game log file (.jsonl) first."), 400
+    raw = f.read(current_app.config["MAX_CONTENT_LENGTH"] + 1)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return render_template("matches.html", matches=_store().list_matches(), rule_names=RULE_NAMES,
+                               error="That file is not a text game log."), 400
+    body, status = import_text(text)
+    if status != 201:
+        return render_template("matches.html", matches=_store().list_matches(), rule_names=RULE_NAMES,
+                               error=f"Could not import: {body.get('message')}"), status
+    return redirect(url_for("pages.match", mid=body["id"], imported=body["accepted"],
+                            refused=len(body["refused"])))
+
+
+@bp.get("/m/<mid>")
+def match(mid):
+    try:
+        live = _store().get(mid)
+    except NotFound:
+        return render_template("error.html", code="not_found", status=404,
+                               message="There is no such match."), 404
+    _store().touch(mid)
+    current_app.extensions["rummy_live"].camera_match = mid
+    return render_template("match.html", mid=mid, rules=live.match.setup.get("rules"), rule_names=RULE_NAMES)
+
+
+@bp.get("/unlock")
+def unlock():
+    return render_template("unlock.html", next=request.args.get("next") or "/")
+
+
+@bp.post("/unlock")
+def unlock_post():
+    nxt = request.form.get("next") or "/"
+    if not nxt.startswith("/") or nxt.startswith("//"):
+        nxt = "/"
+    if not security.pin_required():
+        return redirect(nxt)
+    guard = current_app.extensions["rummy_pin_guard"]
+    try:
+        ok = guard.check(request.remote_addr or "?", request.form.get("pin", ""))
+    except security.Refusal as e:
+        return render_template("unlock.html", next=nxt, error=e.message), e.status
+    if not ok:
+        return render_template("unlock.html", next=nxt, error="Wrong PIN."), 401
+    session["pin_ok"] = True
+    session["pin_gen"] = current_app.config.get("PIN_GEN")
+    return redirect(nxt)
+
+
+@bp.get("/api/presets")
+def presets():
+    """Each preset's allowed player counts and resolved defaults per count (from the engine)."""
+    from referee import presets as rp
+
+    out = {}
+    for name in rp.PRESET_NAMES:
+        counts = list(rp.preset_player_counts(name))
+        out[name] = {"title": RULE_NAMES.get(name, name), "players": counts,
+                     "defaults": {str(n): rp.preset_defaults(name, n) for n in counts}}
+    return jsonify(out)

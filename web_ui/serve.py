@@ -1,0 +1,73 @@
+"""`rummy-referee serve`: start the dashboard (see web_ui/README.md)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import sys
+import threading
+import webbrowser
+from pathlib import Path
+
+from . import create_app
+from .camera import make_pipeline
+
+LOCAL = {"127.0.0.1", "localhost", "::1"}
+
+
+def default_db_path() -> str:
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "rummy-referee", "matches.db")
+
+
+def cli_serve(args) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    host = args.host or "127.0.0.1"
+    port = int(args.port)
+    db = args.db or default_db_path()
+    local = host in LOCAL
+    pin = args.pin
+    if pin is not None and not str(pin).strip():
+        print("error: --pin must not be empty", file=sys.stderr)
+        return 2
+    if not local and not pin:
+        pin = f"{secrets.randbelow(10**6):06d}"
+        print(f"Listening on {host}: changes need the PIN {pin}", flush=True)
+    Path(db).parent.mkdir(parents=True, exist_ok=True)
+
+    pipeline, sources = make_pipeline(getattr(args, "camera", None), getattr(args, "layout", None),
+                                      getattr(args, "demo", False))
+    config = {"DATABASE": db, "PIN": pin, "LOCAL_ONLY": local, "CAMERA_SOURCES": sources,
+              "LAYOUTS": [args.layout] if getattr(args, "layout", None) else []}
+    app = create_app(config, pipeline=pipeline)
+
+    from werkzeug.serving import make_server
+
+    try:
+        server = make_server(host, port, app, threaded=True)
+    except OSError as e:
+        print(f"error: cannot listen on {host}:{port}: {e}", file=sys.stderr)
+        return 2
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    url = f"http://{shown}:{server.server_port}/"
+    print(f"Rummy Referee dashboard: {url}  (database: {db})", flush=True)
+    if host in ("0.0.0.0", "::"):
+        print("Open it from a tablet on the same network with this computer's address.", flush=True)
+    has_screen = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or sys.platform in ("darwin", "win32")
+    if has_screen and not getattr(args, "no_browser", False):
+        threading.Timer(0.8, lambda: webbrowser.open(url)).start()
+    try:
+        if pipeline is not None and hasattr(pipeline, "start"):
+            pipeline.start()
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if pipeline is not None and hasattr(pipeline, "stop"):
+            try:
+                pipeline.stop()
+            except Exception:
+                pass
+        app.extensions["rummy_store"].close()
+    return 0

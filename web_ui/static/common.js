@@ -1,0 +1,63 @@
+/* Shared helpers: API calls with the page's CSRF token, small DOM builder. No external code. */
+"use strict";
+const RR = (() => {
+  const meta = (n) => { const m = document.querySelector(`meta[name="${n}"]`); return m ? m.content : ""; };
+  const token = meta("csrf-token");
+
+  async function call(method, url, body) {
+    const opts = { method, credentials: "same-origin", headers: { "X-CSRF-Token": token } };
+    if (body !== undefined) {
+      opts.headers["Content-Type"] = "application/json";
+      opts.body = JSON.stringify(body);
+    }
+    let r;
+    try {
+      r = await fetch(url, opts);
+    } catch (e) {
+      return { ok: false, status: 0, code: "offline", message: "The dashboard server cannot be reached." };
+    }
+    let data;
+    try { data = await r.json(); } catch (e) { data = { ok: r.ok, message: `The server answered ${r.status}.` }; }
+    if (typeof data !== "object" || data === null) data = { ok: r.ok };
+    data.status = r.status;
+    if (data.ok === undefined) data.ok = r.ok;
+    if (r.status === 401 && data.code === "pin_required") {
+      location.href = "/unlock?next=" + encodeURIComponent(location.pathname);
+    }
+    return data;
+  }
+
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    if (attrs) {
+      for (const [k, v] of Object.entries(attrs)) {
+        if (v === null || v === undefined || v === false) continue;
+        if (k === "class") e.className = v;
+        else if (k === "text") e.textContent = v;
+        else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+        else if (k === "dataset") Object.assign(e.dataset, v);
+        else if (k === "style") Object.assign(e.style, v);  // CSSOM, allowed by the page's CSP
+        else e.setAttribute(k, v === true ? "" : v);
+      }
+    }
+    for (const c of children.flat()) {
+      if (c === null || c === undefined || c === false) continue;
+      e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return e;
+  }
+
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
+
+  function when(ts) {
+    const d = new Date(ts * 1000);
+    return d.toLocaleString(undefined, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    for (const c of document.querySelectorAll(".when[data-ts]")) c.textContent = when(Number(c.dataset.ts));
+  });
+
+  return { token, call, post: (u, b) => call("POST", u, b === undefined ? {} : b), get: (u) => call("GET", u),
+           el, clear, when, pinLocked: meta("pin-required") === "yes" };
+})();

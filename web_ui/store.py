@@ -1,0 +1,344 @@
+"""The dashboard's storage: SQLite on disk, append-only, one row per thing that happened.
+
+Tables
+- ``matches``: one row per match (id, the normalised ``match`` line, created/opened times).
+- ``events``: append-only. ``status`` is ``accepted`` (an event of the game log), ``refused`` (kept so
+  every screen can show what was refused and why; not part of the log) or ``undo`` (takes back the
+  last accepted event that is not already taken back).
+
+The match state is never stored: it is what replaying the accepted events through the rules engine
+gives (event sourcing). Writes use WAL with ``synchronous=FULL``: when ``append`` returns, the row is
+on disk, so an event the API answered 200 survives a crash.
+
+Live matches are kept in memory as engine ``Match`` objects, one lock per match; every change is
+written first, then made visible to readers and streams.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import engine
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS matches (
+    id TEXT PRIMARY KEY,
+    setup TEXT NOT NULL,
+    created REAL NOT NULL,
+    opened REAL NOT NULL,
+    extra TEXT
+);
+CREATE TABLE IF NOT EXISTS events (
+    match_id TEXT NOT NULL REFERENCES matches(id),
+    seq INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('accepted', 'refused', 'undo')),
+    body TEXT NOT NULL,
+    code TEXT,
+    message TEXT,
+    source TEXT,
+    created REAL NOT NULL,
+    PRIMARY KEY (match_id, seq)
+);
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS events_append_only_u BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS events_append_only_d BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+"""
+
+ACTIVITY_KEEP = 30
+
+
+class NotFound(LookupError):
+    pass
+
+
+@dataclass
+class Activity:
+    seq: int
+    status: str
+    event: Any
+    code: str | None = None
+    message: str | None = None
+    source: str | None = None
+    at: float = 0.0
+
+    def as_json(self) -> dict:
+        d = {"seq": self.seq, "status": self.status, "event": self.event, "at": self.at}
+        if self.code:
+            d["code"] = self.code
+        if self.message:
+            d["message"] = self.message
+        if self.source:
+            d["source"] = self.source
+        return d
+
+
+@dataclass
+class LiveMatch:
+    id: str
+    match: Any  # referee.Match
+    created: float
+    opened: float
+    extra: dict = field(default_factory=dict)  # dashboard-only settings: first dealer, camera, layout
+    version: int = 0  # last seq written
+    activity: list[Activity] = field(default_factory=list)
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    _state_cache: tuple[int, dict] | None = None
+
+    def state(self) -> dict:
+        """The match in the contract's ``replay --json`` shape, plus the dashboard's extra keys."""
+        with self.lock:
+            if self._state_cache and self._state_cache[0] == self.version:
+                return self._state_cache[1]
+            st = engine.public_state(self.match)
+            st["events"] = [{"line": i + 2, "ok": True} for i in range(len(self.match.events))]
+            st["id"] = self.id
+            st["version"] = self.version
+            st["created"] = self.created
+            st["setup"] = self.match.setup
+            st["extra"] = self.extra
+            if not self.match.events and self.extra.get("dealer"):
+                st["next_dealer"] = self.extra["dealer"]
+            st["activity"] = [a.as_json() for a in self.activity[-ACTIVITY_KEEP:]]
+            st["hand_details"] = hand_details(self.match.events)
+            self._state_cache = (self.version, st)
+            return st
+
+    def log_lines(self) -> list[str]:
+        with self.lock:
+            lines = [json.dumps(self.match.setup, separators=(", ", ": "), ensure_ascii=False)]
+            lines += [json.dumps(e, separators=(", ", ": "), ensure_ascii=False) for e in self.match.events]
+            return lines
+
+
+def hand_details(events: list[dict]) -> list[dict]:
+    """What the log says about each hand's end, for the end-of-hand screen: the cards each player
+    showed (reveal / hand_result hands) or the points left they entered (hand_result points).
+    Bookkeeping only: the scores themselves are the engine's."""
+    out: list[dict] = []
+    for ev in events:
+        t = ev.get("type")
+        if t == "deal":
+            out.append({"number": len(out) + 1, "hands": {}})
+        elif t == "reveal" and out:
+            out[-1]["hands"][ev.get("player")] = list(ev.get("cards") or [])
+        elif t == "hand_result":
+            d = {"number": len(out) + 1, "hands": {}, "quick": True}
+            if isinstance(ev.get("hands"), dict):
+                d["hands"] = {p: list(c or []) for p, c in ev["hands"].items()}
+            if isinstance(ev.get("points"), dict):
+                d["points_left"] = dict(ev["points"])
+            if isinstance(ev.get("melded"), dict):
+                d["melded"] = dict(ev["melded"])
+            out.append(d)
+    return out
+
+
+class Store:
+    def __init__(self, path: str):
+        self.path = path
+        if path != ":memory:":
+            d = os.path.dirname(os.path.abspath(path))
+            os.makedirs(d, exist_ok=True)
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(SCHEMA)
+        self._wlock = threading.Lock()  # one writer at a time on the shared connection
+        self._live: dict[str, LiveMatch] = {}
+        self._live_lock = threading.Lock()
+
+    def close(self) -> None:
+        with self._wlock:
+            self._db.close()
+
+    # -- meta ---------------------------------------------------------------------------------------
+    def meta(self, key: str, default_factory=None) -> str | None:
+        with self._wlock:
+            row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+            if row:
+                return row[0]
+            if default_factory is None:
+                return None
+            value = default_factory()
+            self._db.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (key, value))
+            return value
+
+    # -- matches ------------------------------------------------------------------------------------
+    def create_match(self, setup: dict, extra: dict | None = None) -> LiveMatch:
+        """Validate ``setup`` with the engine (raises engine.SetupError) and store the new match."""
+        m = engine.new_match(setup)
+        mid = secrets.token_hex(6)
+        now = time.time()
+        with self._wlock:
+            self._db.execute(
+                "INSERT INTO matches (id, setup, created, opened, extra) VALUES (?, ?, ?, ?, ?)",
+                (mid, json.dumps(m.setup), now, now, json.dumps(extra or {})),
+            )
+        live = LiveMatch(id=mid, match=m, created=now, opened=now, extra=dict(extra or {}))
+        with self._live_lock:
+            self._live[mid] = live
+        return live
+
+    def list_matches(self) -> list[dict]:
+        with self._wlock:
+            rows = self._db.execute(
+                "SELECT id, setup, created, opened FROM matches ORDER BY opened DESC, created DESC"
+            ).fetchall()
+        out = []
+        for mid, setup, created, opened in rows:
+            s = json.loads(setup)
+            out.append({"id": mid, "rules": s.get("rules"), "players": s.get("players"),
+                        "created": created, "opened": opened})
+        return out
+
+    def last_match_id(self) -> str | None:
+        with self._wlock:
+            row = self._db.execute(
+                "SELECT id FROM matches ORDER BY opened DESC, created DESC LIMIT 1"
+            ).fetchone()
+        return row[0] if row else None
+
+    def touch(self, mid: str) -> None:
+        """Remember ``mid`` as the match opened last (it opens by default)."""
+        with self._wlock:
+            self._db.execute("UPDATE matches SET opened = ? WHERE id = ?", (time.time(), mid))
+
+    def get(self, mid: str) -> LiveMatch:
+        with self._live_lock:
+            live = self._live.get(mid)
+            if live is not None:
+                return live
+        live = self._load(mid)
+        with self._live_lock:
+            return self._live.setdefault(mid, live)
+
+    def _load(self, mid: str) -> LiveMatch:
+        if not isinstance(mid, str) or not mid or len(mid) > 64:
+            raise NotFound(mid)
+        with self._wlock:
+            row = self._db.execute(
+                "SELECT setup, created, opened, extra FROM matches WHERE id = ?", (mid,)
+            ).fetchone()
+            if row is None:
+                raise NotFound(mid)
+            rows = self._db.execute(
+                "SELECT seq, status, body, code, message, source, created FROM events "
+                "WHERE match_id = ? ORDER BY seq", (mid,)
+            ).fetchall()
+        setup, created, opened, extra = row
+        accepted: list[dict] = []
+        activity: list[Activity] = []
+        version = 0
+        for seq, status, body, code, message, source, at in rows:
+            version = seq
+            ev = json.loads(body)
+            if status == "accepted":
+                accepted.append(ev)
+            elif status == "undo" and accepted:
+                accepted.pop()
+            activity.append(Activity(seq, status, ev, code, message, source, at))
+        m = engine.rebuild(json.loads(setup), accepted)
+        return LiveMatch(id=mid, match=m, created=created, opened=opened, extra=json.loads(extra or "{}"),
+                         version=version, activity=activity[-ACTIVITY_KEEP:])
+
+    # -- events -------------------------------------------------------------------------------------
+    def _append(self, live: LiveMatch, status: str, body: Any, code=None, message=None, source=None) -> Activity:
+        seq = live.version + 1
+        now = time.time()
+        with self._wlock:
+            self._db.execute(
+                "INSERT INTO events (match_id, seq, status, body, code, message, source, created) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (live.id, seq, status, json.dumps(body, ensure_ascii=False), code, message, source, now),
+            )
+        live.version = seq
+        act = Activity(seq, status, body, code, message, source, now)
+        live.activity.append(act)
+        if len(live.activity) > 2 * ACTIVITY_KEEP:
+            del live.activity[:-ACTIVITY_KEEP]
+        return act
+
+    def apply(self, mid: str, event: Any, source: str | None = None):
+        """Apply one event. Returns (verdict, activity). Accepted events are on disk on return."""
+        live = self.get(mid)
+        with live.lock:
+            trial = live.match
+            before = len(trial.events)
+            verdict = trial.apply(event)
+            if verdict.ok:
+                stored = trial.events[-1] if len(trial.events) > before else event
+                try:
+                    act = self._append(live, "accepted", stored, source=source)
+                except BaseException:
+                    # not on disk: rebuild the in-memory match from what is
+                    with self._live_lock:
+                        self._live.pop(mid, None)
+                    raise
+            else:
+                act = self._append(live, "refused", event, verdict.code, verdict.message, source)
+            return verdict, act
+
+    def undo(self, mid: str, source: str | None = None) -> Activity | None:
+        """Take back the last accepted event; None when there is nothing to take back."""
+        live = self.get(mid)
+        with live.lock:
+            if not live.match.events:
+                return None
+            last = live.match.events[-1]
+            rebuilt = engine.rebuild(live.match.setup, live.match.events[:-1])
+            act = self._append(live, "undo", last, source=source)
+            live.match = rebuilt
+            return act
+
+    def import_log(self, setup: dict, extra: dict | None, events: list[tuple[int, Any]]):
+        """A new match from a game log, in one transaction. Returns (live match, refused lines)."""
+        m = engine.new_match(setup)
+        mid = secrets.token_hex(6)
+        now = time.time()
+        rows = []
+        refused = []
+        for line, ev in events:
+            before = len(m.events)
+            v = m.apply(ev)
+            if v.ok:
+                stored = m.events[-1] if len(m.events) > before else ev
+                rows.append(("accepted", stored, None, None))
+            else:
+                rows.append(("refused", ev, v.code, v.message))
+                refused.append({"line": line, "code": v.code, "message": v.message})
+        with self._wlock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute(
+                    "INSERT INTO matches (id, setup, created, opened, extra) VALUES (?, ?, ?, ?, ?)",
+                    (mid, json.dumps(m.setup), now, now, json.dumps(extra or {})),
+                )
+                self._db.executemany(
+                    "INSERT INTO events (match_id, seq, status, body, code, message, source, created) "
+                    "VALUES (?, ?, ?, ?, ?, ?, 'import', ?)",
+                    [(mid, i + 1, st, json.dumps(ev, ensure_ascii=False), c, msg, now)
+                     for i, (st, ev, c, msg) in enumerate(rows)],
+                )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        live = LiveMatch(id=mid, match=m, created=now, opened=now, extra=dict(extra or {}), version=len(rows),
+                         activity=[Activity(i + 1, st, ev, c, msg, "import", now)
+                                   for i, (st, ev, c, msg) in enumerate(rows)][-ACTIVITY_KEEP:])
+        with self._live_lock:
+            self._live[mid] = live
+        return live, refused
