@@ -159,12 +159,13 @@ class Observer:
         cur = state.get("current")
         visible = snap.table_cards()
         self._disputed &= visible  # a disputed card that left the table counts again when it comes back
+        if cur is not None and (cur.get("awaiting_reveal") or cur.get("phase") == "reveal"):
+            self._cleared = False
+            return self._reveal_candidate(snap, cur)
         if cur is None or cur.get("phase") == "over":
             return self._deal_candidate(snap, state)
         self._cleared = False
         phase = cur.get("phase")
-        if phase == "reveal":
-            return self._reveal_candidate(snap, cur)
         if phase not in ("draw", "play"):
             return None
         return self._turn_candidate(snap, cur)
@@ -225,6 +226,8 @@ class Observer:
         known = set(pile) | set(meld_of)
         skip = known | self._disputed
         top = pile[-1] if pile else None
+        if phase == "draw" and top is not None and top not in snap.discard:
+            skip.discard(top)  # the top discard may have been taken into a meld
 
         # what the player put down: groups holding new cards
         new_groups: list[tuple[str, list[str], set[int]]] = []  # zone owner, new cards, meld ids touched
