@@ -1,0 +1,137 @@
+"""Measure the detector on labelled photos: card-level precision/recall/F1 and corner mAP50.
+
+    python training/evaluate.py --model models/cards-yolo.pt                # real dev photos
+    python training/evaluate.py --model models/cards-yolo.pt --data runs/data/synth_heldout --split val
+
+Card level: for each image the ground truth is the set of card identities labelled in its
+label file (BACK ignored, both jokers = JK); the prediction is the set of cards the detector
+reports (`Detector.detect`, BACK ignored).  A card is found when its identity is reported for
+that image.  Precision/recall/F1 are micro-averaged over all images, and also given per
+photo source (file-name prefix: IMG = phone photos, WIN = webcam photos).  Corner mAP50 is
+ultralytics' validation of the .pt weights on the same images (55 classes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import CLASS_NAMES, REAL, ROOT, offline_ultralytics  # noqa: E402
+
+
+def truth(label_file: Path) -> set[str]:
+    from vision.detector import canonical_card
+
+    out = set()
+    if label_file.exists():
+        for line in label_file.read_text().splitlines():
+            parts = line.split()
+            if parts:
+                card = canonical_card(CLASS_NAMES[int(float(parts[0]))])
+                if card != "BACK":
+                    out.add(card)
+    return out
+
+
+def prf(tp: int, fp: int, fn: int) -> dict:
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(f, 4), "tp": tp, "fp": fp, "fn": fn}
+
+
+def card_level(images: list[Path], labels_dir: Path, predict) -> dict:
+    counts: dict[str, list[int]] = {}
+    per_image = []
+    for img_path in images:
+        gt = truth(labels_dir / (img_path.stem + ".txt"))
+        pred = predict(img_path)
+        tp, fp, fn = len(gt & pred), len(pred - gt), len(gt - pred)
+        group = img_path.name.split("_")[0] if img_path.name.split("_")[0] in ("IMG", "WIN") else "synthetic"
+        for g in ("all", group):
+            c = counts.setdefault(g, [0, 0, 0])
+            c[0] += tp
+            c[1] += fp
+            c[2] += fn
+        per_image.append({"image": img_path.name, "missed": sorted(gt - pred), "extra": sorted(pred - gt)})
+    return {"by_group": {g: prf(*c) for g, c in counts.items()}, "images": per_image}
+
+
+def corner_map50(model_path: Path, images_dir: Path, imgsz: int) -> dict:
+    offline_ultralytics()
+    import yaml
+    from ultralytics import YOLO
+
+    out = ROOT / "runs" / "eval"
+    out.mkdir(parents=True, exist_ok=True)
+    data = out / f"eval-{images_dir.parent.name}-{images_dir.name}.yaml"
+    data.write_text(yaml.safe_dump({"path": str(images_dir.parent), "train": str(images_dir),
+                                    "val": str(images_dir), "names": dict(enumerate(CLASS_NAMES))}))
+    m = YOLO(str(model_path))
+    r = m.val(data=str(data), imgsz=imgsz, batch=8, device="cpu", plots=False, verbose=False,
+              project=str(out), name="val", exist_ok=True, workers=0)
+    return {"map50": round(float(r.box.map50), 4), "map50_95": round(float(r.box.map), 4)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--model", default=str(ROOT / "models" / "cards-yolo.pt"))
+    ap.add_argument("--backend", default="auto")
+    ap.add_argument("--data", default=str(REAL / "dev"), help="folder with images/ and labels/ (or a split)")
+    ap.add_argument("--split", default=None, help="subfolder of images/ and labels/ (e.g. val)")
+    ap.add_argument("--conf", type=float, default=None)
+    ap.add_argument("--imgsz", type=int, default=None)
+    ap.add_argument("--sweep", action="store_true", help="also report F1 for a range of thresholds")
+    ap.add_argument("--no-map", action="store_true")
+    ap.add_argument("--out", default=None, help="write the results as JSON here")
+    args = ap.parse_args(argv)
+    offline_ultralytics()
+    from vision.detector import DEFAULT_IMGSZ, Detector, merge_corners
+
+    data = Path(args.data)
+    img_dir = data / "images" / args.split if args.split else data / "images"
+    lab_dir = data / "labels" / args.split if args.split else data / "labels"
+    images = sorted(p for p in img_dir.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    det = Detector(args.model, backend=args.backend, conf=0.05, imgsz=args.imgsz)
+    import cv2
+
+    raw = {}
+    t0 = time.time()
+    for p in images:
+        raw[p] = det.detect_corners(cv2.imread(str(p)))
+    elapsed = time.time() - t0
+
+    def predictor(thr: float):
+        def predict(p: Path) -> set[str]:
+            cards = merge_corners([c for c in raw[p] if c[1] >= thr])
+            return {c.card for c in cards if c.card != "BACK"}
+        return predict
+
+    from vision.detector import DEFAULT_CONF
+
+    conf = DEFAULT_CONF if args.conf is None else args.conf
+    result = {"model": str(args.model), "backend": det.backend, "data": str(img_dir), "images": len(images),
+              "conf": conf, "imgsz": args.imgsz or DEFAULT_IMGSZ,
+              "seconds_per_image": round(elapsed / max(1, len(images)), 3)}
+    result["cards"] = card_level(images, lab_dir, predictor(conf))
+    if args.sweep:
+        result["sweep"] = {str(t): card_level(images, lab_dir, predictor(t))["by_group"]["all"]
+                           for t in (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6)}
+    if not args.no_map and str(args.model).endswith(".pt"):
+        result["corners"] = corner_map50(Path(args.model), img_dir, args.imgsz or DEFAULT_IMGSZ)
+    summary = {k: v for k, v in result.items() if k != "cards"}
+    summary["card_level"] = result["cards"]["by_group"]
+    print(json.dumps(summary, indent=1))
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

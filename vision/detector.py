@@ -1,0 +1,287 @@
+"""Card detector: a YOLO model finds the printed corner indices; corners are merged into cards.
+
+    from vision.detector import Detector
+    det = Detector()                       # shipped model, fastest backend (see models/MODEL.md)
+    for d in det.detect(frame_bgr):        # list[vision.types.CardDetection]
+        print(d.card, d.confidence, d.box, d.corners)
+
+The model detects the 55 classes of shared/data/real/classes.txt (52 cards, BACK, two jokers)
+around the rank+suit index printed in a card's corners.  A fully visible card usually shows two
+of them (diagonally opposite).  `merge_corners` turns corner detections into one
+`CardDetection` per physical card:
+
+* both jokers become "JK"; a BACK detection (the model boxes a face-down card whole) is a card;
+* two detections of the same class that overlap or nearly touch (centre distance under
+  `DUPLICATE_RATIO` × corner size) are one corner seen twice;
+* two corners of the same class whose centre distance is at most `PAIR_RATIO` × corner size
+  (corner size = the longer side of the corner box, the mean of the two) are the two corners of
+  one card, paired greedily closest first, each corner used once.  Measured on the labelled
+  photos, a card's two index centres lie 1.8–5.6 corner sizes apart (2nd–98th percentile);
+  farther apart identical corners stay separate cards (a two-deck game can have both);
+* a card's `box` is the union of its corner boxes (so it bounds the indices, not the whole card;
+  for BACK it is the card), `confidence` the highest corner confidence, `corners` the corner
+  boxes it was built from.
+
+Backends: "torch" (ultralytics on a .pt file) or "onnx" (ONNX Runtime on a .onnx export with
+dynamic input size); "auto" picks the one measured fastest on the project's 2-core CPU
+(`AUTO_ORDER`, see benchmarks/detector.py) among the weights that exist.  Nothing is ever
+downloaded: ultralytics runs offline and weights load by local path only.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from vision.types import Box, CardDetection
+
+os.environ.setdefault("YOLO_OFFLINE", "true")
+os.environ.setdefault("YOLO_AUTOINSTALL", "false")
+os.environ.setdefault("YOLO_VERBOSE", "false")
+if "YOLO_CONFIG_DIR" not in os.environ:
+    os.environ["YOLO_CONFIG_DIR"] = str(Path(tempfile.gettempdir()) / "rummy-referee-yolo")
+
+MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
+WEIGHTS_STEM = "cards-yolo"
+DEFAULT_CONF = 0.3
+DEFAULT_IMGSZ = 640
+IOU = 0.5
+DUPLICATE_RATIO = 0.9
+PAIR_RATIO = 6.5
+AUTO_ORDER = ("onnx", "torch")  # fastest first, as measured by benchmarks/detector.py
+
+JOKER_CLASSES = {"BLACK JOKER", "RED JOKER", "JK", "JOKER"}
+
+
+def default_weights_path(backend: str = "auto") -> Path:
+    """The shipped weights (env RUMMY_MODEL overrides): models/cards-yolo.onnx or .pt."""
+    env = os.environ.get("RUMMY_MODEL")
+    if env:
+        return Path(env)
+    order = AUTO_ORDER if backend == "auto" else (backend,)
+    for b in order:
+        p = MODELS_DIR / f"{WEIGHTS_STEM}.{'onnx' if b == 'onnx' else 'pt'}"
+        if p.exists():
+            return p
+    return MODELS_DIR / f"{WEIGHTS_STEM}.{'onnx' if order[0] == 'onnx' else 'pt'}"
+
+
+def canonical_card(class_name: str) -> str:
+    """Model class name → canonical card ("RED JOKER" → "JK", "10H" stays)."""
+    name = class_name.strip().upper()
+    if name in JOKER_CLASSES:
+        return "JK"
+    return name
+
+
+# ------------------------------------------------------------------ merging corners into cards
+
+def _size(b: Box) -> float:
+    return max(b[2] - b[0], b[3] - b[1])
+
+
+def _center(b: Box) -> tuple[float, float]:
+    return ((b[0] + b[2]) / 2.0, (b[1] + b[3]) / 2.0)
+
+
+def _dist(a: Box, b: Box) -> float:
+    (ax, ay), (bx, by) = _center(a), _center(b)
+    return float(np.hypot(ax - bx, ay - by))
+
+
+def _union(boxes) -> Box:
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def merge_corners(corners: list[tuple[str, float, Box]], pair_ratio: float = PAIR_RATIO,
+                  duplicate_ratio: float = DUPLICATE_RATIO) -> list[CardDetection]:
+    """Corner detections (class name, confidence, box) → one CardDetection per physical card."""
+    by_card: dict[str, list[tuple[float, Box]]] = {}
+    for name, conf, box in corners:
+        by_card.setdefault(canonical_card(name), []).append((float(conf), tuple(float(v) for v in box)))
+    cards: list[CardDetection] = []
+    for card, dets in by_card.items():
+        dets.sort(key=lambda d: -d[0])
+        if card == "BACK":
+            cards += [CardDetection("BACK", c, b, (b,)) for c, b in dets]
+            continue
+        # 1. the same corner detected twice → keep the more confident one
+        kept: list[tuple[float, Box]] = []
+        for c, b in dets:
+            if any(_dist(b, kb) < duplicate_ratio * (_size(b) + _size(kb)) / 2 for _, kb in kept):
+                continue
+            kept.append((c, b))
+        # 2. pair corners of one card, closest pairs first
+        pairs = []
+        for i in range(len(kept)):
+            for j in range(i + 1, len(kept)):
+                bi, bj = kept[i][1], kept[j][1]
+                ratio = _dist(bi, bj) / max(1e-6, (_size(bi) + _size(bj)) / 2)
+                if ratio <= pair_ratio:
+                    pairs.append((ratio, i, j))
+        pairs.sort()
+        used: set[int] = set()
+        for _, i, j in pairs:
+            if i in used or j in used:
+                continue
+            used |= {i, j}
+            (ci, bi), (cj, bj) = kept[i], kept[j]
+            cards.append(CardDetection(card, max(ci, cj), _union([bi, bj]), (bi, bj)))
+        for i, (c, b) in enumerate(kept):
+            if i not in used:
+                cards.append(CardDetection(card, c, b, (b,)))
+    cards.sort(key=lambda d: (d.box[1], d.box[0]))
+    return cards
+
+
+# ------------------------------------------------------------------ backends
+
+def _letterbox(img: np.ndarray, imgsz: int, stride: int = 32) -> tuple[np.ndarray, float, tuple[int, int]]:
+    """Resize keeping aspect so the long side is imgsz, pad to a multiple of stride (grey 114)."""
+    import cv2
+
+    h, w = img.shape[:2]
+    r = min(imgsz / h, imgsz / w)
+    nh, nw = int(round(h * r)), int(round(w * r))
+    ph, pw = int(np.ceil(nh / stride) * stride), int(np.ceil(nw / stride) * stride)
+    top, left = (ph - nh) // 2, (pw - nw) // 2
+    resized = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_LINEAR) if (nh, nw) != (h, w) else img
+    out = np.full((ph, pw, 3), 114, np.uint8)
+    out[top:top + nh, left:left + nw] = resized
+    return out, r, (left, top)
+
+
+def _nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
+    order = scores.argsort()[::-1]
+    keep = []
+    areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    while order.size:
+        i = order[0]
+        keep.append(i)
+        xx1 = np.maximum(boxes[i, 0], boxes[order[1:], 0])
+        yy1 = np.maximum(boxes[i, 1], boxes[order[1:], 1])
+        xx2 = np.minimum(boxes[i, 2], boxes[order[1:], 2])
+        yy2 = np.minimum(boxes[i, 3], boxes[order[1:], 3])
+        inter = np.clip(xx2 - xx1, 0, None) * np.clip(yy2 - yy1, 0, None)
+        ov = inter / (areas[i] + areas[order[1:]] - inter + 1e-9)
+        order = order[1:][ov <= iou]
+    return np.array(keep, dtype=np.int64)
+
+
+class _OnnxBackend:
+    def __init__(self, path: Path, threads: int | None = None):
+        import onnxruntime as ort
+
+        opts = ort.SessionOptions()
+        if threads:
+            opts.intra_op_num_threads = threads
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        self.input = self.session.get_inputs()[0]
+        meta = self.session.get_modelmeta().custom_metadata_map
+        names = ast.literal_eval(meta["names"]) if "names" in meta else {}
+        self.names = [names[i] for i in sorted(names)]
+        shape = self.input.shape
+        self.fixed = (shape[2], shape[3]) if all(isinstance(s, int) for s in shape[2:]) else None
+
+    def corners(self, img: np.ndarray, imgsz: int, conf: float) -> list[tuple[str, float, Box]]:
+        import cv2
+
+        if self.fixed:
+            h, w = img.shape[:2]
+            r = min(self.fixed[0] / h, self.fixed[1] / w)
+            nh, nw = int(round(h * r)), int(round(w * r))
+            padded = np.full((self.fixed[0], self.fixed[1], 3), 114, np.uint8)
+            top, left = (self.fixed[0] - nh) // 2, (self.fixed[1] - nw) // 2
+            padded[top:top + nh, left:left + nw] = cv2.resize(img, (nw, nh))
+            pad = (left, top)
+        else:
+            padded, r, pad = _letterbox(img, imgsz)
+        x = np.ascontiguousarray(padded[:, :, ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255.0
+        out = self.session.run(None, {self.input.name: x})[0][0]  # (4 + nc, N)
+        scores_all = out[4:]
+        cls = scores_all.argmax(0)
+        scores = scores_all[cls, np.arange(scores_all.shape[1])]
+        m = scores >= conf
+        if not m.any():
+            return []
+        cx, cy, bw, bh = out[0, m], out[1, m], out[2, m], out[3, m]
+        boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], 1)
+        scores, cls = scores[m], cls[m]
+        keep = _nms(boxes, scores, IOU)[:300]
+        boxes = boxes[keep]
+        boxes[:, [0, 2]] = (boxes[:, [0, 2]] - pad[0]) / r
+        boxes[:, [1, 3]] = (boxes[:, [1, 3]] - pad[1]) / r
+        h, w = img.shape[:2]
+        boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, w)
+        boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
+        return [(self.names[int(c)], float(s), tuple(float(v) for v in b))
+                for b, s, c in zip(boxes, scores[keep], cls[keep], strict=True)]
+
+
+class _TorchBackend:
+    def __init__(self, path: Path):
+        from ultralytics import YOLO
+
+        self.model = YOLO(str(path), task="detect")
+        self.names = self.model.names
+
+    def corners(self, img: np.ndarray, imgsz: int, conf: float) -> list[tuple[str, float, Box]]:
+        res = self.model.predict(img, imgsz=imgsz, conf=conf, iou=IOU, agnostic_nms=True, device="cpu",
+                                 verbose=False, max_det=300)[0]
+        b = res.boxes
+        if b is None or len(b) == 0:
+            return []
+        xyxy = b.xyxy.cpu().numpy()
+        return [(self.names[int(c)], float(s), tuple(float(v) for v in bb))
+                for bb, s, c in zip(xyxy, b.conf.cpu().numpy(), b.cls.cpu().numpy(), strict=True)]
+
+
+class Detector:
+    """Frame in (BGR uint8, any size), cards out.  Load once, call `detect` per frame."""
+
+    def __init__(self, weights: str | Path | None = None, backend: str = "auto", conf: float | None = None,
+                 imgsz: int | None = None):
+        if backend not in ("auto", "torch", "onnx"):
+            raise ValueError(f"unknown backend {backend!r} (auto, torch or onnx)")
+        path = Path(weights) if weights is not None else default_weights_path(backend)
+        if backend == "auto":
+            if weights is None or path.suffix.lower() == ".onnx":
+                backend = "onnx" if path.suffix.lower() == ".onnx" else "torch"
+            else:
+                backend = "torch"
+        if not path.exists():
+            raise FileNotFoundError(f"detector weights not found: {path}")
+        if backend == "onnx" and path.suffix.lower() != ".onnx":
+            onnx = path.with_suffix(".onnx")
+            if not onnx.exists():
+                raise FileNotFoundError(f"the onnx backend needs a .onnx file next to {path}")
+            path = onnx
+        if backend == "torch" and path.suffix.lower() == ".onnx":
+            pt = path.with_suffix(".pt")
+            if not pt.exists():
+                raise FileNotFoundError(f"the torch backend needs a .pt file next to {path}")
+            path = pt
+        self.weights = path
+        self.backend = backend
+        self.conf = DEFAULT_CONF if conf is None else float(conf)
+        self.imgsz = DEFAULT_IMGSZ if imgsz is None else int(imgsz)
+        self._impl = _OnnxBackend(path) if backend == "onnx" else _TorchBackend(path)
+
+    def detect_corners(self, frame_bgr: np.ndarray) -> list[tuple[str, float, Box]]:
+        """Raw corner-index detections: (class name, confidence, box in frame pixels)."""
+        if frame_bgr is None or not isinstance(frame_bgr, np.ndarray) or frame_bgr.ndim not in (2, 3):
+            raise ValueError("detect() needs an image array (H×W×3 BGR)")
+        if frame_bgr.ndim == 2:
+            frame_bgr = np.repeat(frame_bgr[..., None], 3, axis=2)
+        elif frame_bgr.shape[2] == 4:
+            frame_bgr = frame_bgr[..., :3]
+        return self._impl.corners(np.ascontiguousarray(frame_bgr), self.imgsz, self.conf)
+
+    def detect(self, frame_bgr: np.ndarray) -> list[CardDetection]:
+        """One CardDetection per physical card (see `merge_corners`)."""
+        return merge_corners(self.detect_corners(frame_bgr))
