@@ -4,7 +4,7 @@ Pure functions of one frame's (usually already stabilised) detections; no state,
 
 - Cards are assigned to the zone holding the centre of their box (`Layout.zone_of`).
 - Cards in a player's zone are grouped into melds by proximity relative to the card size: two cards are in
-  the same group when their boxes overlap or the gap between them is under `link_gap` card heights. This
+  the same group when their boxes overlap or the gap between them is under `link_gap` (0.25) card heights. This
   groups fans, overlapping rows, columns and rotated melds alike; whether a group is a set or a run is the
   referee's concern.
 - The discard pile is ordered along its spread direction; the top (last) card is the most visible one
@@ -73,7 +73,7 @@ class TableSnapshot:
 
 @dataclass(frozen=True)
 class SnapshotConfig:
-    link_gap: float = 0.12  # max gap between two boxes of one group, in card heights
+    link_gap: float = 0.25  # max gap between two boxes of one group, in card heights
     min_card_px: float = 8.0
 
 
@@ -94,7 +94,7 @@ def _gap(a, b) -> float:
     return (dx * dx + dy * dy) ** 0.5
 
 
-def group_cards(dets: Sequence[CardDetection], card_h: float, link_gap: float = 0.12) -> list[Group]:
+def group_cards(dets: Sequence[CardDetection], card_h: float, link_gap: float = 0.25) -> list[Group]:
     """Single-linkage clustering of boxes: overlapping or close (gap < link_gap * card_h) cards join."""
     n = len(dets)
     parent = list(range(n))

@@ -38,7 +38,7 @@ class StabilityConfig:
         def s(n: int, lo: int = 1) -> int:
             return max(lo, round(n * k))
 
-        return cls(window=s(5, 2), appear_hits=s(3), vanish_misses=s(8, 2), vote_window=s(8, 3),
+        return cls(window=s(5, 3), appear_hits=s(3, 2), vanish_misses=s(8, 2), vote_window=s(8, 3),
                    hold_frames=s(3))
 
 
@@ -100,7 +100,10 @@ class Stabilizer:
             used_t.add(ti)
             used_d.add(di)
             t, d = self._tracks[ti], dets[di]
-            t.box = d.box
+            if d.card == labels[ti] and iou(t.box, d.box) > 0.5:  # smooth the jitter of a resting card
+                t.box = tuple(0.6 * a + 0.4 * b for a, b in zip(t.box, d.box, strict=True))
+            else:
+                t.box = d.box
             t.votes.append((d.card, float(d.confidence)))
             while len(t.votes) > cfg.vote_window:
                 t.votes.popleft()

@@ -1,0 +1,259 @@
+"""The live table pipeline: capture -> detector -> layout -> snapshot -> stability -> observer -> referee.
+
+- `TableTracker`: the per-frame chain, shared by the live pipeline and offline `track`:
+  ``process(frame) -> outcomes``. No threads, no drawing, no logging per frame.
+- `Pipeline`: runs a `Capture` and a `TableTracker` in a background thread for the dashboard:
+  `start()`, `stop()`, `camera_state()`, `latest_jpeg()` (the frame with the recognised cards and the zones
+  drawn on it), `on_event(callback)`, `pending()`, `confirm(id)`, `reject(id)`.
+  Callbacks receive ``{"event": {...}, "ok": bool, "code": ..., "message": ..., "proposed": bool, "id": int}``.
+- `annotate(...)`: the drawing, kept apart from the deciding.
+
+Nothing here imports Flask.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from vision.capture import OFF, Capture, Frame
+from vision.layout import Calibration, FrameMapper, Layout
+from vision.observer import Observer
+from vision.snapshot import SnapshotConfig, TableSnapshot, build_snapshot
+from vision.stability import SnapshotGate, StabilityConfig, Stabilizer
+from vision.types import CardDetection
+
+log = logging.getLogger(__name__)
+
+
+class TableTracker:
+    """One frame at a time, from pixels to referee events."""
+
+    def __init__(self, layout: Layout, referee, first_dealer: str, detector, *, fps: float = 10.0,
+                 stability: StabilityConfig | None = None, min_confidence: float = 0.75, auto_confirm: bool = False,
+                 calibrate_every: int = 15):
+        self.layout = layout
+        self.detector = detector
+        self.stability = stability or StabilityConfig.for_fps(fps)
+        self.stabilizer = Stabilizer(self.stability)
+        self.gate = SnapshotGate(self.stability.hold_frames)
+        self.observer = Observer(referee, first_dealer, min_confidence=min_confidence, auto_confirm=auto_confirm)
+        self.snapshot_config = SnapshotConfig()
+        self.calibration = Calibration(layout.aruco) if layout.aruco is not None else None
+        self.calibrate_every = calibrate_every
+        self.frames = 0
+        self.last_detections: list[CardDetection] = []
+        self.last_stable: list[CardDetection] = []
+        self.last_snapshot: TableSnapshot | None = None
+        self.mapper: FrameMapper | None = None
+
+    @property
+    def referee(self):
+        return self.observer.referee
+
+    def process(self, frame: Frame | np.ndarray) -> list[dict]:
+        img = frame.image if isinstance(frame, Frame) else frame
+        h, w = img.shape[:2]
+        if self.calibration is not None and (self.frames % self.calibrate_every == 0
+                                             or self.calibration.homography is None):
+            self.calibration.update(img)
+        self.frames += 1
+        homography = self.calibration.homography if self.calibration is not None else None
+        if self.mapper is None or (self.mapper.width, self.mapper.height) != (w, h) \
+                or self.mapper.homography is not homography:
+            self.mapper = FrameMapper(w, h, homography)
+        dets = self.detector.detect(img)
+        stable = self.stabilizer.update(dets)
+        snap = build_snapshot(stable, self.layout, self.mapper, self.snapshot_config)
+        self.last_detections, self.last_stable, self.last_snapshot = dets, stable, snap
+        gated = self.gate.update(snap)
+        if gated is None:
+            return []
+        return self.observer.observe(gated)
+
+
+# ---------------------------------------------------------------------------------------------
+# Drawing (for the dashboard's video), separate from the logic above.
+
+_ZONE_COLOURS = [(255, 200, 0), (0, 200, 255), (255, 0, 200), (0, 255, 120), (200, 120, 255), (120, 255, 255)]
+
+
+def annotate(img: np.ndarray, layout: Layout | None, mapper: FrameMapper | None, detections: list[CardDetection],
+             stable: list[CardDetection] | None = None) -> np.ndarray:
+    """A copy of the frame with the zones outlined and the recognised cards boxed and named."""
+    import cv2
+
+    out = img.copy()
+    if layout is not None and mapper is not None:
+        zones = [("stock", layout.stock), ("discard", layout.discard)] + list(layout.players.items())
+        for i, (name, poly) in enumerate(zones):
+            pts = mapper.polygon_px(poly).astype(np.int32)
+            col = _ZONE_COLOURS[i % len(_ZONE_COLOURS)]
+            cv2.polylines(out, [pts], True, col, 1, cv2.LINE_AA)
+            cv2.putText(out, name, (int(pts[:, 0].min()) + 4, int(pts[:, 1].min()) + 14), cv2.FONT_HERSHEY_SIMPLEX,
+                        0.45, col, 1, cv2.LINE_AA)
+    stable_names = {d.card for d in stable or []}
+    for d in detections:
+        x1, y1, x2, y2 = (int(round(v)) for v in d.box)
+        col = (0, 220, 0) if d.card in stable_names else (0, 160, 255)
+        cv2.rectangle(out, (x1, y1), (x2, y2), col, 2)
+        label = f"{d.card} {d.confidence:.2f}"
+        cv2.putText(out, label, (x1, max(10, y1 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 3, cv2.LINE_AA)
+        cv2.putText(out, label, (x1, max(10, y1 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.45, col, 1, cv2.LINE_AA)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The live pipeline.
+
+
+class Pipeline:
+    """Background camera pipeline for the dashboard.
+
+    `source`: a capture source (see `vision.capture.open_source`) or a factory returning one.
+    `referee`: the match the events go to (a `referee.Match`, or any object with `apply` and `public_state`);
+    `detector`: anything with `detect(frame_bgr) -> list[CardDetection]` (default: `vision.detector.Detector`,
+    loaded lazily in the worker so the dashboard starts at once).
+    """
+
+    def __init__(self, source, layout: Layout, referee, first_dealer: str, *, detector=None, fps: float = 10.0,
+                 loop: bool = False, jpeg_quality: int = 75, min_confidence: float = 0.75, max_rate: float = 15.0):
+        self.layout = layout
+        self.capture = Capture(source, loop=loop)
+        self._detector = detector
+        self._tracker: TableTracker | None = None
+        self._referee = referee
+        self._first_dealer = first_dealer
+        self._fps = fps
+        self._min_conf = min_confidence
+        self._min_period = 1.0 / max_rate if max_rate else 0.0
+        self._jpeg_quality = jpeg_quality
+        self._listeners: list[Callable[[dict], None]] = []
+        self._lock = threading.Lock()
+        self._jpeg: bytes | None = None
+        self._jpeg_seq = -1
+        self._last_frame: Frame | None = None
+        self._view = None  # (frame seq, detections, stable, mapper) of the last processed frame
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.error: str | None = None
+        self.processed = 0
+
+    # ---- control ----
+    def start(self) -> Pipeline:
+        if self._thread and self._thread.is_alive():
+            return self
+        self._stop.clear()
+        self.capture.start()
+        self._thread = threading.Thread(target=self._run, name="pipeline", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.capture.stop()
+        if self._thread:
+            self._thread.join(3)
+
+    # ---- for the dashboard ----
+    def camera_state(self) -> str:
+        if self._thread is None:
+            return OFF
+        return self.capture.state
+
+    def on_event(self, callback: Callable[[dict], None]) -> None:
+        self._listeners.append(callback)
+
+    def pending(self) -> list[dict]:
+        t = self._tracker
+        return t.observer.pending() if t else []
+
+    def confirm(self, pid: int) -> dict | None:
+        t = self._tracker
+        return t.observer.confirm(int(pid)) if t else None
+
+    def reject(self, pid: int) -> bool:
+        t = self._tracker
+        return t.observer.reject(int(pid)) if t else False
+
+    @property
+    def referee(self):
+        return self._referee
+
+    def latest_jpeg(self) -> bytes | None:
+        """The newest frame, annotated, as JPEG (None before the first frame)."""
+        import cv2
+
+        with self._lock:
+            view, frame_seq = self._view, self._jpeg_seq
+            frame = self._last_frame
+        if frame is None:
+            return None
+        seq = view[0] if view else -2
+        if seq == frame_seq and self._jpeg is not None:
+            return self._jpeg
+        if view is not None:
+            img = annotate(frame.image, self.layout, view[3], view[1], view[2])
+        else:
+            img = frame.image
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, self._jpeg_quality])
+        if not ok:
+            return self._jpeg
+        with self._lock:
+            self._jpeg, self._jpeg_seq = buf.tobytes(), seq
+        return self._jpeg
+
+    # ---- worker ----
+    def _emit(self, out: dict) -> None:
+        for cb in list(self._listeners):
+            try:
+                cb(out)
+            except Exception:  # a listener must not stop the camera
+                log.exception("pipeline listener failed")
+
+    def _ensure_tracker(self) -> TableTracker:
+        if self._tracker is None:
+            det = self._detector
+            if det is None:
+                from vision.detector import Detector
+
+                det = Detector()
+            self._tracker = TableTracker(self.layout, self._referee, self._first_dealer, det, fps=self._fps,
+                                         min_confidence=self._min_conf)
+            self._tracker.observer.on_event(self._emit)
+        return self._tracker
+
+    def _run(self) -> None:
+        try:
+            tracker = self._ensure_tracker()
+        except Exception as e:  # no model: show the camera without recognition
+            log.exception("pipeline: detector unavailable")
+            self.error = f"detector unavailable: {e}"
+            tracker = None
+        seq = 0
+        while not self._stop.is_set():
+            t0 = time.monotonic()
+            seq, frame = self.capture.latest(seq, timeout=0.5)
+            if frame is None:
+                if self.capture.state == OFF and self.capture._thread and not self.capture._thread.is_alive():
+                    self._stop.wait(0.2)
+                continue
+            with self._lock:
+                self._last_frame = frame
+            if tracker is None:
+                continue
+            try:
+                tracker.process(frame)
+            except Exception:
+                log.exception("pipeline: frame %d failed", seq)
+                continue
+            self.processed += 1
+            with self._lock:
+                self._view = (seq, list(tracker.last_detections), list(tracker.last_stable), tracker.mapper)
+            spare = self._min_period - (time.monotonic() - t0)
+            if spare > 0:
+                self._stop.wait(spare)
