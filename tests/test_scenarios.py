@@ -452,3 +452,470 @@ def _b18():
     g.meld("P2", ["8S", "JK=8S", "9S"], bad=True)  # taking the joker back is not an event: table cards
     g.lay("P2", "10S", meld=1)
     g.check()
+
+
+# =====================================================================================================
+# C. Lay-off permission and mechanics
+# =====================================================================================================
+
+
+def turn(g: Game, p: str, *plays, discard: str | None = None, draw: str | None = None) -> None:
+    """One accepted turn: draw (a boring stock card, or `draw`), the plays, then discard the drawn card
+    (or `discard`). A play is ("meld", cards) or ("lay", cards, meld_number)."""
+    x = draw or g.stock_card()
+    g.draw(p, x)
+    for play in plays:
+        if play[0] == "meld":
+            g.meld(p, play[1])
+        else:
+            g.lay(p, play[1], meld=play[2] if len(play) > 2 else None)
+    if not g.over and g.hands[p]:
+        g.discard(p, discard or x)
+
+
+@scenario("C01")
+def _c01():
+    g = Game("solitaired", 4)
+    g.deal(hands={"P1": cards("9H 10H JH"), "P2": ["8H"]})
+    turn(g, "P1", ("meld", "9H 10H JH"))
+    g.draw("P2")
+    g.lay("P2", "8H", meld=1, bad="layoff_needs_own_meld")
+    g.check()
+
+
+@scenario("C02")
+def _c02():
+    g = Game("solitaired", 4)
+    g.deal(hands={"P1": cards("9H 10H JH"), "P2": cards("8H 3C 3D 3H")})
+    turn(g, "P1", ("meld", "9H 10H JH"))
+    turn(g, "P2", ("meld", "3C 3D 3H"), ("lay", "8H", 1))
+    g.check()
+
+
+@scenario("C03")
+def _c03():
+    g = Game("solitaired", 4)
+    g.deal("P4", hands={"P2": cards("3C 3D 3H")})
+    g.idle("P1")
+    turn(g, "P2", ("meld", "3C 3D 3H"))
+    g.end_hand("stalemate")  # SD-3: agreed, void
+    g.deal("P1", hands={"P3": cards("9H 10H JH"), "P2": ["8H"]})
+    g.idle("P2")
+    turn(g, "P3", ("meld", "9H 10H JH"))
+    g.idle("P4")
+    g.idle("P1")
+    g.draw("P2")
+    g.lay("P2", "8H", meld=1, bad="layoff_needs_own_meld")  # has_melded resets at every deal
+    res = g.check()
+    assert res["hands"][0]["result"] == "stalemate"
+
+
+@scenario("C04")
+def _c04():
+    g = Game("solitaired", 4)
+    g.deal(hands={"P1": cards("9H 10H JH"), "P2": cards("3C 3D 3H 8H 3S QH")})
+    turn(g, "P1", ("meld", "9H 10H JH"))
+    turn(g, "P2", ("meld", "3C 3D 3H"))
+    for p in ("P3", "P4", "P1"):
+        g.idle(p)
+    turn(g, "P2", ("lay", "8H", 1), ("lay", "3S", 2), ("lay", "QH", 1))
+    g.check()
+    assert sorted(g.table[0]) == sorted(cards("8H 9H 10H JH QH"))
+
+
+@scenario("C05")
+def _c05():
+    g = Game("basic", 3)
+    g.deal(hands={"P1": cards("9H 10H JH"), "P2": ["8H"]})
+    turn(g, "P1", ("meld", "9H 10H JH"))
+    turn(g, "P2", ("lay", "8H", 1))
+    g.check()
+
+
+@scenario("C06")
+def _c06():
+    g = Game("classic", 3)
+    g.deal(hands={"P1": cards("9H 10H JH"), "P2": ["8H"]})
+    turn(g, "P1", ("meld", "9H 10H JH"))
+    turn(g, "P2", ("lay", "8H", 1))
+    g.check()
+    meld = g.public_state()["current"]["melds"][0]
+    placed = {natural(c): who for c, who in zip(meld["cards"], meld["played_by"], strict=True)}
+    assert placed == {"8H": "P2", "9H": "P1", "10H": "P1", "JH": "P1"}
+
+
+@scenario("C07")
+def _c07():
+    g = Game("classic", 3)
+    g.deal(hands={"P1": cards("8H 9H 10H"), "P2": cards("6H 7H")})
+    turn(g, "P1", ("meld", "8H 9H 10H"))
+    g.draw("P2")
+    g.lay("P2", "6H", meld=1, bad="invalid_layoff")
+    g.lay("P2", "6H 7H", meld=1)
+    g.check()
+    g = Game("solitaired", 4)
+    g.deal(hands={"P1": cards("8H 9H 10H 7H 6H")})
+    x = g.stock_card()
+    g.draw("P1", x)
+    g.meld("P1", "8H 9H 10H")
+    g.lay("P1", "6H", meld=1, bad="invalid_layoff")
+    g.lay("P1", "7H", meld=1)
+    g.lay("P1", "6H", meld=1)
+    g.discard("P1", x)
+    g.check()
+
+
+@scenario("C08")
+def _c08():
+    for rules in ("basic", "classic"):
+        g = Game(rules, 3)
+        g.deal(hands={"P1": cards("JS QS KS"), "P2": cards("2S 3S 4S"), "P3": ["AS"]})
+        turn(g, "P1", ("meld", "JS QS KS"))
+        turn(g, "P2", ("meld", "2S 3S 4S"))
+        g.draw("P3")
+        g.lay("P3", "AS", meld=1, bad="invalid_layoff")
+        g.lay("P3", "AS")  # the one meld that can take it: 2S 3S 4S
+        g.check()
+        melds = g.public_state()["current"]["melds"]
+        assert sorted(melds[1]["cards"]) == sorted(cards("2S 3S 4S AS"))
+
+
+@scenario("C09")
+def _c09():
+    g = Game("basic", 3)
+    g.deal(hands={"P1": cards("2C 2H 2D 2S"), "P2": cards("3S 4S 5S"), "P3": ["AS"]})
+    turn(g, "P1", ("meld", "2C 2H 2D 2S"))
+    turn(g, "P2", ("meld", "3S 4S 5S"))
+    g.draw("P3")
+    g.lay("P3", "2S AS", meld=2, bad=("card_not_in_hand", "duplicate_card"))  # moving the table 2S
+    g.lay("P3", "AS", meld=2, bad="invalid_layoff")
+    g.lay("P3", "AS", meld=1, bad="invalid_layoff")
+    g.check()
+
+
+@scenario("C10")
+def _c10():
+    g = Game("classic", 3)
+    g.deal(hands={"P1": cards("7C 7D 7H"), "P2": ["7S"]})
+    turn(g, "P1", ("meld", "7C 7D 7H"))
+    turn(g, "P2", ("lay", "7S", 1))
+    g.draw("P3")
+    g.lay("P3", "7S", meld=1, bad=("duplicate_card", "card_not_in_hand"))  # no fifth 7 in one deck
+    g.check()
+
+
+def r500_three(hands: dict, reserve=()) -> Game:
+    g = Game("rummy500", 3)
+    g.deal("P3", hands=hands, reserve=reserve)
+    return g
+
+
+@scenario("C11")
+def _c11():
+    g = r500_three({"P1": cards("9H 10H JH 2C 3C 4C 5C"), "P2": cards("8H KS QD 2D 3S 4D 6S"),
+                    "P3": cards("KD QS 2H 3D 4S 6D 7C")})
+    turn(g, "P1", ("meld", "9H 10H JH"))
+    turn(g, "P2", ("lay", "8H", 1))
+    g.idle("P3")
+    turn(g, "P1", ("meld", "2C 3C 4C 5C"))
+    res = g.check()
+    h = only_hand(g)
+    assert h["result"] == "out"
+    # P1: 9+10+10 + 2+3+4+5 = 43; P2: 8 (laid off on P1's run) - (10+10+2+3+4+6) = -27; P3: -42
+    assert h["points"] == {"P1": 43, "P2": -27, "P3": -42}
+    assert res["totals"] == {"P1": 43, "P2": -27, "P3": -42}
+
+
+@scenario("C12")
+def _c12():
+    g = r500_three({"P1": cards("2D 3D 4D 8H 9H 10H JH"), "P2": cards("AD KS QS 9C 8C 7H 6H"),
+                    "P3": cards("AC AH AS")})
+    turn(g, "P1", ("meld", "2D 3D 4D"))
+    g.idle("P2")
+    turn(g, "P3", ("meld", "AC AH AS"))
+    g.idle("P1")
+    y = g.stock_card()
+    g.draw("P2", y)
+    g.lay("P2", "AD", bad="ambiguous_layoff")  # the camera cannot tell: the referee asks
+    for meld, value in ((1, 1), (2, 15)):
+        f = g.copy()
+        f.lay("P2", "AD", meld=meld)
+        f.discard("P2", y)
+        f.idle("P3")
+        turn(f, "P1", ("meld", "8H 9H 10H JH"))  # P1 goes out: the hand is scored
+        f.check()
+        # P2's hand KS QS 9C 8C 7H 6H = 50
+        assert only_hand(f)["points"]["P2"] == value - 50
+
+
+@scenario("C13")
+def _c13():
+    g = r500_three({"P1": cards("9H 10H JH"), "P2": ["8H"]})
+    turn(g, "P1", ("meld", "9H 10H JH"))
+    turn(g, "P2", ("lay", "8H", 1))
+    g.check()
+
+
+@scenario("C14")
+def _c14():
+    for rules, n in (("solitaired", 4), ("basic", 3), ("classic", 3), ("rummy500", 3)):
+        g = Game(rules, n)
+        g.deal(hands={"P1": cards("4S 5S 6S 7S")})
+        turn(g, "P1", ("meld", "4S 5S 6S"), ("lay", "7S", 1))
+        g.check()
+
+
+# =====================================================================================================
+# D. Draw and discard
+# =====================================================================================================
+
+BASIC3 = (("basic", 3), ("solitaired", 4), ("classic", 3))
+
+
+@scenario("D01")
+def _d01():
+    for rules, n in BASIC3:
+        g = Game(rules, n)
+        g.deal(upcard="5D")
+        g.take("P1")
+        g.discard("P1", "5D", bad="discard_just_taken")
+        g.check()
+
+
+@scenario("D02")
+def _d02():
+    for rules, n in BASIC3:
+        g = Game(rules, n)
+        g.deal(upcard="5D")
+        g.take("P1")
+        g.discard("P1", g.hands["P1"][0])
+        g.idle_until("P1")
+        x = g.stock_card()
+        g.draw("P1", x)
+        g.discard("P1", "5D")
+        g.check()
+
+
+@scenario("D03")
+def _d03():
+    for rules, n in BASIC3 + (("rummy500", 3),):
+        g = Game(rules, n)
+        g.deal(reserve=["5D"])
+        g.draw("P1", "5D")
+        g.discard("P1", "5D")
+        g.check()
+
+
+def one_card_left(rules: str, last: str, table_runs=(), reserve=()) -> Game:
+    """4 players; P1 melds a 6-card run (2H..7H) on the first turn and keeps only `last`.
+    `table_runs`: melds P2 puts down on its first turn. Then P3, P4 play quiet turns."""
+    g = Game(rules, 4)
+    p2 = [c for r in table_runs for c in cards(r)]
+    g.deal(hands={"P1": cards("2H 3H 4H 5H 6H 7H") + [last], "P2": p2}, reserve=reserve)
+    turn(g, "P1", ("meld", "2H 3H 4H 5H 6H 7H"))
+    turn(g, "P2", *[("meld", r) for r in table_runs])
+    g.idle("P3")
+    return g
+
+
+@scenario("D04")
+def _d04():
+    g = one_card_left("basic", "9C", reserve=["QD"])
+    g.idle("P4", "QD")
+    g.take("P1")
+    g.discard("P1", "QD", bad="discard_just_taken")
+    g.discard("P1", "9C")
+    g.check()
+    no_hand_listed(g)
+    assert g.hands["P1"] == ["QD"]
+
+
+@scenario("D05")
+def _d05():
+    g = one_card_left("basic", "9C", table_runs=["6C 7C 8C"], reserve=["QD"])
+    g.idle("P4", "QD")
+    g.take("P1")
+    g.lay("P1", "9C", meld=2, bad="no_legal_discard")  # would leave only the taken QD
+    g.discard("P1", "QD", bad="discard_just_taken")
+    g.discard("P1", "9C")
+    g.check()
+    no_hand_listed(g)
+
+
+@scenario("D06")
+def _d06():
+    for rules, n in BASIC3 + (("rummy500", 3),):
+        g = Game(rules, n)
+        g.deal()
+        g.draw("P1")
+        g.draw("P1", bad="already_drawn")
+        g.take("P1", bad="already_drawn")
+        g.check()
+
+
+@scenario("D07")
+def _d07():
+    for rules, n in BASIC3:
+        g = Game(rules, n)
+        g.deal()
+        up = g.pile[0]
+        g.idle("P1")
+        g.take("P2", up, bad="deep_pickup_not_allowed")
+        g.take("P2")
+        g.check()
+
+
+@scenario("D08")
+def _d08():
+    for rules, n in BASIC3 + (("rummy500", 3),):
+        g = Game(rules, n)
+        g.deal(hands={"P1": cards("4S 5S 6S")})
+        g.meld("P1", "4S 5S 6S", bad="must_draw_first")
+        g.lay("P1", "4S", meld=1, bad=("must_draw_first", "no_such_meld"))
+        g.discard("P1", "4S", bad="must_draw_first")
+        g.draw("P1")
+        g.meld("P1", "4S 5S 6S")
+        g.check()
+
+
+@scenario("D09")
+def _d09():
+    for rules, n in BASIC3 + (("rummy500", 3),):
+        g = Game(rules, n)
+        g.deal()
+        x = g.stock_card()
+        g.draw("P1", x)
+        g.draw("P2", bad=("must_discard", "not_your_turn"))
+        g.discard("P1", x)
+        g.draw("P2")
+        g.check()
+
+
+def r500_pile(n: int, pile: list[str], hands: dict, dealer: str | None = None) -> Game:
+    """Rummy 500: the discard pile is `pile` (bottom -> top) when the player after the last discarder moves.
+    The upcard is pile[0]; the next players each draw the next pile card from the stock and discard it."""
+    g = Game("rummy500", n)
+    dealer = dealer or g.players[(n - 1 - len(pile)) % n]
+    g.deal(dealer, hands=hands, upcard=pile[0], reserve=pile[1:])
+    for c in pile[1:]:
+        g.idle(g.turn, c)
+    return g
+
+
+@scenario("D10")
+def _d10():
+    g = r500_pile(4, cards("8H KC 3S QD"), {"P4": cards("8S 8D")})
+    assert g.turn == "P4"
+    g.take("P4", "8H")
+    g.meld("P4", "8S 8H 8D")
+    g.discard("P4", "QD")  # several cards taken: one of them may go back at once
+    g.check()
+    assert {"KC", "3S"} <= set(g.hands["P4"])
+
+
+@scenario("D11")
+def _d11():
+    g = r500_pile(4, cards("8H KC 3S QD"), {"P4": cards("8S")})
+    g.take("P4", "8H", bad=("deep_card_unusable", "deep_pickup_not_allowed"))
+    g.take("P4")  # the pile is unchanged: QD is still the top card
+    x = g.hands["P4"][0]
+    g.discard("P4", x)
+    g.check()
+
+
+@scenario("D12")
+def _d12():
+    g = r500_pile(4, cards("8H KC 3S QD"), {"P4": cards("KH KD 4S 5S")})
+    g.take("P4", "9C", bad=("card_not_in_discard", "bad_event"))
+    g.take("P4", "KC")  # the deepest card named: KC 3S QD all come along (taking KC alone is impossible)
+    g.meld("P4", "KC KH KD")
+    g.meld("P4", "3S 4S 5S")  # 3S came with the pickup
+    g.discard("P4", "QD")
+    g.check()
+    assert g.pile == ["8H", "QD"]
+
+
+@scenario("D13")
+def _d13():
+    hands = {"P4": cards("4S 5S 6S"), "P3": cards("KD 9H 5C QC 8D 2H JC")}
+    g = Game("rummy500", 4)
+    g.deal("P3", hands=hands, upcard="7C", reserve=["3S", "QD"])
+    turn(g, "P4", ("meld", "4S 5S 6S"))
+    g.idle("P1", "3S")
+    g.idle("P2", "QD")
+    base = g.copy()
+    g.take("P3", "3S")
+    g.lay("P3", "3S", meld=1)
+    g.discard("P3", "KD")
+    g.check()
+    # With deep_card_use=new_meld_only the 3S cannot be used (P3 cannot make a new meld with it).
+    f = Game("rummy500", 4, {"deep_card_use": "new_meld_only"})
+    f.lines[1:] = base.lines[1:]
+    f.expect = dict(base.expect)
+    take = f.take("P3", "3S", bad=MAYBE)
+    lay = f.lay("P3", "3S", meld=1, bad=MAYBE)
+    f.check()
+    assert not f.entry(take)["ok"] or not f.entry(lay)["ok"], "new_meld_only: the deep 3S may not be laid off"
+
+
+@scenario("D14")
+def _d14():
+    g = Game("rummy500", 4)
+    g.deal("P3", hands={"P4": cards("4S 5S 6S")}, upcard="7C", reserve=["3S", "QD"])
+    turn(g, "P4", ("meld", "4S 5S 6S"))
+    g.idle("P1", "3S")
+    g.idle("P2", "QD")
+    g.take("P3", "3S")
+    f = g.copy()
+    g.lay("P3", "3S", meld=1)
+    g.discard("P3", "QD")
+    g.check()
+    f.discard("P3", "3S", bad="deep_card_unused")
+    f.discard("P3", "QD", bad="deep_card_unused")
+    f.check()
+
+
+@scenario("D15")
+def _d15():
+    g = Game("rummy500", 3)
+    g.deal(upcard="QD", hands={"P1": cards("2C 4H 6S 8D 10C KH 5S")})
+    g.take("P1")
+    g.discard("P1", "QD", bad="discard_just_taken")
+    g.discard("P1", "2C")
+    g.check()
+    f = Game("rummy500", 3, {"top_discard_must_be_used": True})
+    f.deal(upcard="QD", hands={"P1": cards("2C 4H 6S 8D 10C KH 5S")})
+    take = f.take("P1", bad=MAYBE)
+    disc = f.discard("P1", "2C", bad=MAYBE)
+    f.check()
+    assert not f.entry(take)["ok"] or not f.entry(disc)["ok"], "the top QD must be used this turn"
+
+
+@scenario("D16")
+def _d16():
+    g = r500_pile(4, cards("5H 9C 6H 7H"), {})
+    g.take("P4", "5H")
+    g.meld("P4", "5H 6H 7H")
+    g.discard("P4", g.hands["P4"][0])
+    g.check()
+    assert "9C" in g.hands["P4"]
+
+
+@scenario("D17")
+def _d17():
+    g = r500_pile(3, cards("9D 2C 7S"), {"P3": cards("9S 9H")})
+    assert g.turn == "P3"
+    g.take("P3", "9D")  # the whole pile: the deep card is the bottom card
+    g.meld("P3", "9D 9S 9H")
+    g.discard("P3", "2C")
+    g.check()
+    assert g.pile == ["2C"]
+
+
+@scenario("D18")
+def _d18():
+    g = r500_pile(3, cards("KS 9C 4H"), {"P3": cards("9D JK")})
+    g.take("P3", "9C")
+    g.meld("P3", ["9C", "9D", "JK=9H"])
+    g.discard("P3", "4H")
+    g.check()
