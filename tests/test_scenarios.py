@@ -919,3 +919,296 @@ def _d18():
     g.meld("P3", ["9C", "9D", "JK=9H"])
     g.discard("P3", "4H")
     g.check()
+
+
+# =====================================================================================================
+# E. Going out
+# =====================================================================================================
+
+
+def loser_points(g: Game, winner: str, ace15: bool = False) -> int:
+    return sum(basic_points(g.hands[p], ace15) for p in g.players if p != winner)
+
+
+@scenario("E01")
+def _e01():
+    g = Game("solitaired", 4)
+    g.deal(hands={"P1": cards("QC QS 2D 3D 4D 5D 6D")}, reserve=["QH"])
+    turn(g, "P1", ("meld", "2D 3D 4D 5D 6D"))
+    for p in ("P2", "P3", "P4"):
+        g.idle(p)
+    g.draw("P1", "QH")
+    g.meld("P1", "QC QS QH")  # no discard: the hand ends
+    g.draw("P2", bad=HIT)
+    res = g.check()
+    h = only_hand(g)
+    assert (h["result"], h["winner"], h["going_rummy"]) == ("out", "P1", False)
+    assert h["points"] == {"P1": loser_points(g, "P1"), "P2": 0, "P3": 0, "P4": 0}
+    assert res["totals"] == h["points"]
+
+
+@scenario("E02")
+def _e02():
+    g = Game("solitaired", 4)
+    g.deal(hands={"P1": cards("9H 10H JH"), "P2": cards("9D 2S 3S 4S 5S 6S 7S")}, reserve=["8H"])
+    turn(g, "P1", ("meld", "9H 10H JH"))
+    turn(g, "P2", ("meld", "2S 3S 4S 5S 6S 7S"))
+    for p in ("P3", "P4", "P1"):
+        g.idle(p)
+    g.draw("P2", "8H")
+    g.lay("P2", "8H", meld=1)
+    g.discard("P2", "9D")  # the last card: out
+    g.check()
+    h = only_hand(g)
+    assert (h["result"], h["winner"]) == ("out", "P2")
+    assert h["points"]["P2"] == loser_points(g, "P2")
+
+
+@scenario("E03")
+def _e03():
+    g = Game("solitaired", 4)
+    g.deal(hands={"P1": cards("6S 7S 8S"), "P2": cards("4S 2D 3D 4D 5D 6D 7D")}, reserve=["5S"])
+    turn(g, "P1", ("meld", "6S 7S 8S"))
+    turn(g, "P2", ("meld", "2D 3D 4D 5D 6D 7D"))
+    for p in ("P3", "P4", "P1"):
+        g.idle(p)
+    g.draw("P2", "5S")
+    g.lay("P2", "4S 5S", meld=1)  # out without a discard
+    g.discard("P2", "5S", bad=HIT + ("card_not_in_hand",))
+    g.check()
+    h = only_hand(g)
+    assert (h["result"], h["winner"]) == ("out", "P2")
+    assert h["points"]["P2"] == loser_points(g, "P2")
+
+
+E04_P1 = cards("AC 2C 3C 4C 5C 6C 7C 8C 9C KD")
+
+
+@scenario("E04")
+def _e04():
+    # Full information: the face-down card is named in the log, so no reveal is needed.
+    g = Game("basic", 2)
+    g.deal("P2", hands={"P1": E04_P1}, reserve=["10C"])
+    g.draw("P1", "10C")
+    for m in ("AC 2C 3C", "4C 5C 6C 7C", "8C 9C 10C"):
+        g.meld("P1", m)
+    g.discard("P1", "KD", face_down=True)
+    g.check()
+    h = only_hand(g)
+    assert (h["result"], h["winner"], h["going_rummy"]) == ("out", "P1", True)
+    assert h["points"] == {"P1": 2 * basic_points(g.hands["P2"]), "P2": 0}
+    # Hidden hands: the face-down card waits for its reveal (and P2 spreads the hand) before scoring.
+    g = Game("basic", 2)
+    g.deal("P2", hands={"P1": E04_P1}, reserve=["10C"], hidden=True)
+    g.draw("P1", "10C")
+    for m in ("AC 2C 3C", "4C 5C 6C 7C", "8C 9C 10C"):
+        g.meld("P1", m)
+    down = g.discard("P1", "KD", face_down=True, hide=True)
+    g.draw("P2", bad=HIT)
+    r2 = g.reveal("P2", g.hands["P2"])
+    r1 = g.reveal("P1", ["KD"])
+    g.check()
+    no_hand_listed(g, down)
+    no_hand_listed(g, r2)  # P1's face-down card is not revealed yet
+    h = only_hand(g)
+    assert (h["result"], h["winner"], h["going_rummy"]) == ("out", "P1", True)
+    assert h["points"] == {"P1": 2 * basic_points(g.hands["P2"]), "P2": 0}
+    assert r1 == len(g.lines)
+
+
+@scenario("E05")
+def _e05():
+    p1 = cards("AC 2C 3C 4C 5C 6C 7C 8C 9C 10C")
+    g = Game("basic", 2)
+    g.deal("P2", hands={"P1": p1}, upcard="5D")
+    g.take("P1")
+    g.meld("P1", "AC 2C 3C")
+    g.meld("P1", "4C 5C 6C 7C")
+    g.meld("P1", "8C 9C 10C", bad="no_legal_discard")  # only the taken 5D would be left
+    g.discard("P1", "5D", face_down=True, bad=("discard_just_taken", "face_down_not_last"))
+    g.discard("P1", "10C")
+    g.check()
+    no_hand_listed(g)
+    # Hidden hands: whatever the referee does first, P1 does not win with the taken 5D face down.
+    g = Game("basic", 2)
+    g.deal("P2", hands={"P1": p1}, upcard="5D", hidden=True)
+    g.take("P1")
+    g.meld("P1", "AC 2C 3C")
+    g.meld("P1", "4C 5C 6C 7C")
+    last = g.meld("P1", "8C 9C 10C", bad=MAYBE)
+    down = g.discard("P1", "5D", face_down=True, hide=True, bad=MAYBE)
+    rev = g.reveal("P1", ["5D"], bad=MAYBE)
+    g.reveal("P2", g.hands["P2"], bad=MAYBE)
+    g.check()
+    assert not all(g.entry(x)["ok"] for x in (last, down, rev))
+    assert all(h["winner"] != "P1" for h in g.result()["hands"])
+
+
+@scenario("E06")
+def _e06():
+    for opts, ok in (({}, True), ({"go_out_without_discard": False}, False)):
+        g = Game("classic", 4, opts)
+        g.deal(hands={"P1": cards("6C 7C 2D 3D 4D 5D 6D")}, reserve=["8C"])
+        turn(g, "P1", ("meld", "2D 3D 4D 5D 6D"))
+        for p in ("P2", "P3", "P4"):
+            g.idle(p)
+        g.draw("P1", "8C")
+        if ok:
+            g.meld("P1", "6C 7C 8C")
+            g.check()
+            assert only_hand(g)["winner"] == "P1"
+        else:
+            g.meld("P1", "6C 7C 8C", bad="final_discard_required")
+            g.discard("P1", "8C")
+            g.check()
+            no_hand_listed(g)
+
+
+def r500_out_setup(options: dict | None = None) -> Game:
+    """R500 3p: P1 melds 2S..5S on its first turn, keeps 10H JH QH, and draws KH on its second turn."""
+    g = Game("rummy500", 3, options)
+    g.deal("P3", hands={"P1": cards("10H JH QH 2S 3S 4S 5S")}, reserve=["KH"])
+    turn(g, "P1", ("meld", "2S 3S 4S 5S"))
+    g.idle("P2")
+    g.idle("P3")
+    g.draw("P1", "KH")
+    return g
+
+
+@scenario("E07")
+def _e07():
+    g = r500_out_setup()
+    g.meld("P1", "10H JH QH KH")
+    g.draw("P2", bad=HIT)
+    g.check()
+    h = only_hand(g)
+    assert h["result"] == "out"
+    assert h["points"]["P1"] == 14 + 40
+
+
+@scenario("E08")
+def _e08():
+    g = r500_out_setup({"floating": True})
+    g.meld("P1", "10H JH QH KH")
+    g.draw("P2")  # the hand goes on: P1 floats with no card
+    g.check()
+    no_hand_listed(g)
+
+
+def floating_setup() -> Game:
+    """R500 3p, floating: P1 melds 8D 9D 10D, then 2C..6C, and floats. P2 holds 6H 7H 8H and melds it on
+    its second turn. Discards after P1 floats are chosen by the caller (P2, P3)."""
+    g = Game("rummy500", 3, {"floating": True})
+    g.deal("P3", hands={"P1": cards("8D 9D 10D 2C 3C 4C 5C"), "P2": cards("6H 7H 8H")},
+           reserve=cards("6C 7D 2S KH JD QS 6S 5H"))
+    turn(g, "P1", ("meld", "8D 9D 10D"))
+    g.idle("P2")
+    return g
+
+
+def float_p1(g: Game) -> None:
+    g.draw("P1", "6C")
+    g.meld("P1", "2C 3C 4C 5C 6C")  # no card left: P1 floats
+
+
+@scenario("E09")
+def _e09():
+    g = floating_setup()
+    g.idle("P3")
+    float_p1(g)
+    g.idle("P2")
+    g.idle("P3")
+    g.draw("P1", "6S")
+    g.discard("P1", "6S")
+    g.draw("P2", bad=HIT)
+    g.check()
+    assert only_hand(g)["result"] == "out"
+
+
+@scenario("E10")
+def _e10():
+    g = floating_setup()
+    g.idle("P3")
+    float_p1(g)
+    turn(g, "P2", ("meld", "6H 7H 8H"))
+    g.idle("P3")
+    g.draw("P1", "5H")
+    g.lay("P1", "5H", meld=3)  # floats again
+    g.draw("P2")
+    g.check()
+    no_hand_listed(g)
+
+
+@scenario("E11")
+def _e11():
+    g = floating_setup()
+    g.idle("P3", "7D")
+    float_p1(g)
+    g.idle("P2", "2S")
+    g.idle("P3", "KH")
+    g.take("P1", "7D")
+    g.lay("P1", "7D", meld=1)
+    g.discard("P1", "KH")
+    g.draw("P2")  # P1 still holds 2S: play goes on normally
+    g.check()
+    no_hand_listed(g)
+    assert g.hands["P1"] == ["2S"]
+
+
+@scenario("E12")
+def _e12():
+    g = floating_setup()
+    g.idle("P3")
+    float_p1(g)
+    g.idle("P2", "JD")
+    g.idle("P3", "QS")
+    g.take("P1", "JD")
+    g.lay("P1", "JD", meld=1)
+    g.discard("P1", "QS")
+    g.draw("P2", bad=HIT)
+    g.check()
+    assert only_hand(g)["result"] == "out"
+
+
+@scenario("E13")
+def _e13():
+    g = Game("rummy500", 3, {"final_discard_must_be_unplayable": True})
+    g.deal("P3", hands={"P1": cards("9H 2S 3S 4S 5S 6S 7S"), "P2": cards("6H 7H 8H")}, reserve=["5H"])
+    turn(g, "P1", ("meld", "2S 3S 4S 5S 6S 7S"))
+    turn(g, "P2", ("meld", "6H 7H 8H"))
+    g.idle("P3")
+    g.draw("P1", "5H")
+    g.lay("P1", "5H", meld=2)
+    g.discard("P1", "9H", bad="discard_playable")
+    g.lay("P1", "9H", meld=2)  # out without a discard
+    g.check()
+    assert only_hand(g)["result"] == "out"
+
+
+@scenario("E14")
+def _e14():
+    g = Game("basic", 3)
+    g.deal("P3", hands={"P1": cards("AC 2C 3C 4C 5C 6C 7C"), "P2": cards("4S 5S 6S"), "P3": ["7S"]})
+    turn(g, "P1", ("meld", "AC 2C 3C"))
+    turn(g, "P2", ("meld", "4S 5S 6S"))
+    g.idle("P3")
+    turn(g, "P1", ("meld", "4C 5C 6C 7C"))
+    assert g.over
+    g.lay("P3", "7S", meld=2, bad=HIT)
+    g.draw("P3", bad=HIT)
+    g.meld("P2", g.hands["P2"][:3], bad=HIT)
+    g.check()
+    assert only_hand(g)["winner"] == "P1"
+
+
+@scenario("E15")
+def _e15():
+    for rules, n in (("basic", 4), ("solitaired", 4), ("classic", 4), ("rummy500", 3)):
+        g = Game(rules, n)
+        g.deal(hands={"P1": cards("AC 2C 3C 4C 5C 6C 7C")}, reserve=["8C"])
+        turn(g, "P1", ("meld", "AC 2C 3C"), ("meld", "4C 5C 6C 7C"))
+        g.check()
+        h = only_hand(g)
+        assert h["result"] == "out"
+        if rules != "rummy500":
+            assert h["winner"] == "P1"
