@@ -1,0 +1,112 @@
+"""Detector latency per 1280×720 frame, torch (ultralytics) and ONNX Runtime side by side.
+
+    .venv/bin/python benchmarks/detector.py [--frames 40] [--warmup 5] [--imgsz 640] [--threads N]
+
+Model load is excluded; each backend runs the same frames (synthetic table scenes rendered
+with vision.synth at 1280×720, procedural decks only) through `Detector.detect` (inference +
+corner merging).  Prints the machine (CPU model, cores), p50/p95/mean per backend and which
+backend is faster.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def frames(n: int, seed: int = 0):
+    import numpy as np
+
+    from vision.synth.layouts import random_table
+    from vision.synth.scene import render
+    from vision.synth.surfaces import list_surfaces, make_surface
+
+    rng = np.random.default_rng(seed)
+    decks = ["proc-classic", "proc-duplex", "proc-jumbo"]
+    out = []
+    for k in range(n):
+        bg = make_surface(list_surfaces()[k % 5], 1280, 720, rng)
+        img, _ = render(random_table(rng, 1280, 720, decks, card_height=rng.uniform(110, 180)), bg, rng)
+        out.append(img)
+    return out
+
+
+def bench(backend: str, imgs, warmup: int, imgsz: int | None, weights: str | None) -> dict:
+    from vision.detector import Detector
+
+    t0 = time.perf_counter()
+    det = Detector(weights=weights, backend=backend, imgsz=imgsz)
+    load = time.perf_counter() - t0
+    for img in imgs[:warmup]:
+        det.detect(img)
+    times = []
+    for img in imgs:
+        t = time.perf_counter()
+        det.detect(img)
+        times.append((time.perf_counter() - t) * 1000)
+    times.sort()
+    return {"backend": backend, "weights": str(det.weights), "imgsz": det.imgsz, "load_s": round(load, 2),
+            "p50_ms": round(statistics.median(times), 1), "p95_ms": round(times[int(0.95 * (len(times) - 1))], 1),
+            "mean_ms": round(statistics.fmean(times), 1), "fps_p50": round(1000 / statistics.median(times), 1)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--frames", type=int, default=40)
+    ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--imgsz", type=int, default=None)
+    ap.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's choice)")
+    ap.add_argument("--pt", default=None, help="torch weights (default: shipped)")
+    ap.add_argument("--onnx", default=None, help="onnx weights (default: shipped)")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    import torch
+
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    machine = {"cpu": cpu_model(), "cores": os.cpu_count(), "torch_threads": torch.get_num_threads(),
+               "python": platform.python_version(), "torch": torch.__version__}
+    try:
+        import onnxruntime
+
+        machine["onnxruntime"] = onnxruntime.__version__
+    except ImportError:
+        pass
+    imgs = frames(args.frames)
+    results = [bench("torch", imgs, args.warmup, args.imgsz, args.pt),
+               bench("onnx", imgs, args.warmup, args.imgsz, args.onnx)]
+    fastest = min(results, key=lambda r: r["p50_ms"])["backend"]
+    report = {"machine": machine, "frame": "1280x720", "frames": len(imgs), "results": results, "fastest": fastest}
+    if args.json:
+        print(json.dumps(report, indent=1))
+    else:
+        print(f"machine: {machine['cpu']}, {machine['cores']} cores, torch threads {machine['torch_threads']}")
+        print(f"frames: {len(imgs)} x 1280x720 (model load excluded)")
+        for r in results:
+            print(f"  {r['backend']:>5}: p50 {r['p50_ms']:7.1f} ms  p95 {r['p95_ms']:7.1f} ms  mean {r['mean_ms']:7.1f} ms"
+                  f"  ({r['fps_p50']} fps)  imgsz {r['imgsz']}  load {r['load_s']} s  {r['weights']}")
+        print(f"fastest: {fastest}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,60 @@
+"""The synthetic renderer's API (used for training data and demo recordings)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.synth.decks import CARDS, list_decks, load_deck
+from vision.synth.layouts import random_table
+from vision.synth.scene import Placement, render
+from vision.synth.surfaces import list_surfaces, make_surface
+
+
+def test_procedural_decks_are_complete():
+    names = list_decks(include_svg=False)
+    assert {"proc-classic", "proc-duplex", "proc-jumbo", "proc-complex"} <= set(names)
+    deck = load_deck("proc-classic")
+    assert set(CARDS) <= set(deck) and {"JK_RED", "JK_BLACK", "BACK"} <= set(deck)
+    img = deck["10H"]
+    assert img.dtype == np.uint8 and img.shape[2] == 4
+    boxes = deck.index_boxes["10H"]
+    assert len(boxes) == 2
+    (x1, y1, x2, y2), (bx1, by1, _, _) = boxes
+    assert x2 < img.shape[1] * 0.3 and y2 < img.shape[0] * 0.35  # top-left corner index
+    assert bx1 > img.shape[1] * 0.6 and by1 > img.shape[0] * 0.6  # bottom-right one
+
+
+def test_surfaces():
+    rng = np.random.default_rng(0)
+    for name in list_surfaces():
+        s = make_surface(name, 64, 48, rng)
+        assert s.shape == (48, 64, 3) and s.dtype == np.uint8
+
+
+def test_render_labels_visible_corners_only():
+    rng = np.random.default_rng(0)
+    table = make_surface("felt", 400, 300, rng)
+    placements = [
+        Placement("10H", "proc-classic", (120, 150), 0, 150),
+        # covers the bottom-right corner of the 10H
+        Placement("4C", "proc-classic", (190, 200), 0, 150),
+        Placement("JK", "proc-duplex", (330, 80), 90, 100),
+        Placement("AS", "proc-classic", (330, 230), 10, 100, face_up=False),
+    ]
+    img, labels = render(placements, table, rng, effects=False)
+    assert img.shape == (300, 400, 3)
+    got = sorted(lab.card for lab in labels)
+    assert got == ["10H", "4C", "4C", "BACK", "JK", "JK"]
+    assert {lab.class_name for lab in labels if lab.card == "JK"} == {"RED JOKER"}
+    ten = [lab for lab in labels if lab.card == "10H"][0]
+    assert ten.box[0] < 80 and ten.box[1] < 110  # the visible (top-left) index
+
+
+def test_random_table_renders():
+    rng = np.random.default_rng(3)
+    placements = random_table(rng, 320, 320, ["proc-classic", "proc-jumbo"])
+    img, labels = render(placements, make_surface("wood", 320, 320, rng), rng, hands=1, perspective=0.05)
+    assert img.shape == (320, 320, 3)
+    for lab in labels:
+        x1, y1, x2, y2 = lab.box
+        assert 0 <= x1 < x2 <= 320 and 0 <= y1 < y2 <= 320
