@@ -1212,3 +1212,403 @@ def _e15():
         assert h["result"] == "out"
         if rules != "rummy500":
             assert h["winner"] == "P1"
+
+
+# =====================================================================================================
+# F. Scoring (exact arithmetic)
+# =====================================================================================================
+
+
+@scenario("F01")
+def _f01():
+    g = Game("basic", 3)
+    g.deal("P3", hands={"P1": cards("2H 3H 4H 8C 9C 10C JC"), "P2": cards("KC 7D AS 6S 7S 8S 9S"),
+                        "P3": cards("5H 5S 5D QH JD QD KD")})
+    turn(g, "P1", ("meld", "2H 3H 4H"))
+    turn(g, "P2", ("meld", "6S 7S 8S 9S"))
+    turn(g, "P3", ("meld", "JD QD KD"))
+    turn(g, "P1", ("meld", "8C 9C 10C JC"))
+    res = g.check()
+    assert g.hands["P2"] == cards("KC 7D AS") and g.hands["P3"] == cards("5H 5S 5D QH")
+    h = only_hand(g)
+    assert (h["winner"], h["going_rummy"]) == ("P1", False)
+    assert h["points"] == {"P1": 43, "P2": 0, "P3": 0}  # 18 + 25
+    assert res["totals"] == {"P1": 43, "P2": 0, "P3": 0}
+
+
+F02_P1 = cards("KH QH JH 10H 5C 6C 7C 6D 7D KS")
+F02_P2 = cards("9S 9D JC 4H 2C AD QS 2S 3S 4S")
+
+
+def f02_game(p1=F02_P1) -> Game:
+    g = Game("basic", 2)
+    g.deal("P1", hands={"P1": p1, "P2": F02_P2}, reserve=["8D", "5S"])
+    turn(g, "P2", ("meld", "2S 3S 4S"))  # P2 keeps 9S 9D JC 4H 2C AD QS = 45
+    return g
+
+
+def f02_out(g: Game) -> None:
+    g.draw("P1", "8D")
+    g.meld("P1", "10H JH QH KH")
+    g.meld("P1", "5C 6C 7C")
+    g.meld("P1", "6D 7D 8D")
+    if g.hands["P1"]:
+        g.discard("P1", g.hands["P1"][0], face_down=True)
+
+
+@scenario("F02")
+def _f02():
+    g = f02_game()
+    f02_out(g)
+    g.check()
+    h = only_hand(g)
+    assert (h["winner"], h["going_rummy"]) == ("P1", True)
+    assert h["points"] == {"P1": 90, "P2": 0}
+
+
+@scenario("F03")
+def _f03():
+    g = f02_game(p1=["5S"] + F02_P1[:-1])
+    turn(g, "P1", ("lay", "5S", 1))  # a lay-off three turns before going out
+    for _ in range(2):
+        g.idle("P2")
+        g.idle("P1")
+    g.idle("P2")
+    f02_out(g)  # all ten cards melded: out without a discard
+    g.check()
+    h = only_hand(g)
+    assert (h["winner"], h["going_rummy"]) == ("P1", False)
+    assert h["points"] == {"P1": 45, "P2": 0}
+
+
+@scenario("F04")
+def _f04():
+    g = f02_game()
+    for _ in range(4):  # four earlier turns with discards, no meld, no lay-off
+        g.idle("P1")
+        g.idle("P2")
+    f02_out(g)
+    g.check()
+    h = only_hand(g)
+    assert (h["winner"], h["going_rummy"]) == ("P1", True)
+    assert h["points"] == {"P1": 90, "P2": 0}
+
+
+@scenario("F05")
+def _f05():
+    g = Game("solitaired", 4)
+    g.deal("P1", hands={"P2": cards("2D 9D 3H 4H 5H 6H 7H"), "P3": cards("KS QS JS 7C 8C 9C 10C"),
+                        "P4": cards("AC 8H 9H 10H JH QH KH"), "P1": cards("2S 3S 4S 5S 4D 5D 6D")})
+    turn(g, "P2", ("meld", "3H 4H 5H 6H 7H"))
+    turn(g, "P3", ("meld", "7C 8C 9C 10C"))
+    turn(g, "P4", ("meld", "8H 9H 10H JH QH KH"))
+    turn(g, "P1", ("meld", "2S 3S 4S 5S"), ("meld", "4D 5D 6D"))  # first turn, all at once
+    g.check()
+    h = only_hand(g)
+    assert h["winner"] == "P1" and not h["going_rummy"]
+    assert h["points"] == {"P1": 42, "P2": 0, "P3": 0, "P4": 0}  # 11 + 30 + 1, no doubling in SOL
+
+
+@scenario("F06")
+def _f06():
+    for opts, expected in (({}, 11), ({"ace_mode": "high_or_low"}, 25)):
+        g = Game("classic", 2, opts)
+        g.deal("P1", hands={"P2": cards("AC KD 2H 3H 4H 5H 7S 8S 9S 10S"),
+                            "P1": cards("2D 3D 4D 6C 7C 8C 9C 10C JC QC")})
+        turn(g, "P2", ("meld", "2H 3H 4H 5H"), ("meld", "7S 8S 9S 10S"))
+        turn(g, "P1", ("meld", "2D 3D 4D"))
+        g.idle("P2")
+        turn(g, "P1", ("meld", "6C 7C 8C"), ("meld", "9C 10C JC QC"))
+        g.check()
+        assert g.hands["P2"] == ["AC", "KD"]
+        h = only_hand(g)
+        assert (h["winner"], h["going_rummy"]) == ("P1", False)
+        assert h["points"] == {"P1": expected, "P2": 0}
+
+
+@scenario("F07")
+def _f07():
+    g = Game("classic", 2)
+    g.deal("P2", hands={"P1": cards("8S 9S 10S JS 8H 9H 10H JD QD KD"),
+                        "P2": cards("AC 2D 2H 3S 3C 4D 4H 5S 6C 7D")})
+    turn(g, "P1", ("meld", "8S 9S 10S JS"), ("meld", "8H 9H 10H"), ("meld", "JD QD KD"))
+    g.check()
+    h = only_hand(g)
+    assert (h["winner"], h["going_rummy"]) == ("P1", True)
+    assert h["points"] == {"P1": 74, "P2": 0}  # 2 x 37
+
+
+P2_GOES_OUT = ("5C 6C 7C 8C 10D JD QD", "5H 6H 7H 8H 10S JS QS", "9C 10C JC QC 5D 6D 7D",
+               "10H JH QH KH 8D 9D 10D", "2S 3S 4S 5S KC KD KH")
+
+
+def r500_melds_score(melds, rest, options: dict | None = None) -> int:
+    """R500 3p: P1 is dealt the meld cards plus `rest`, melds them on the first turn, and keeps `rest`.
+    P2 then goes out (4-card run, then a 3-card run) so the hand is scored. Returns P1's points."""
+    g = Game("rummy500", 3, options)
+    mine = [natural(c) for m in melds for c in cards(m)] + cards(rest)
+    p2 = next(cards(c) for c in P2_GOES_OUT if not set(cards(c)) & set(mine))
+    g.deal("P3", hands={"P1": mine, "P2": p2})
+    turn(g, "P1", *[("meld", m) for m in melds])
+    turn(g, "P2", ("meld", p2[:4]))
+    g.idle("P3")
+    g.idle("P1")
+    turn(g, "P2", ("meld", p2[4:]))
+    g.check()
+    h = only_hand(g)
+    assert h["result"] == "out"
+    return h["points"]["P1"]
+
+
+REST4 = "2H 4D 6C 8H"  # 20 points left in hand
+REST3 = "2H 4D 6C"  # 12
+
+
+@scenario("F08")
+def _f08():
+    assert r500_melds_score(["AS 2S 3S"], REST4) == 6 - 20
+
+
+@scenario("F09")
+def _f09():
+    assert r500_melds_score(["QS KS AS"], REST4) == 35 - 20
+    assert r500_melds_score(["AC AD AH"], REST4) == 45 - 20
+    assert r500_melds_score(["AS 2S 3S 4S"], REST3) == 10 - 12
+
+
+@scenario("F10")
+def _f10():
+    assert r500_melds_score([["7S", "JK=8S", "9S"]], REST4) == 31 - 20
+    assert r500_melds_score([["7S", "JK=8S", "9S"]], REST4, {"joker_meld_value": "represented"}) == 24 - 20
+
+
+@scenario("F11")
+def _f11():
+    # JK 15 + AS 15 + KC 10 + 9D 9 = 49 left in hand; meld 2D 3D 4D = 9
+    assert r500_melds_score(["2D 3D 4D"], "JK AS KC 9D") == 9 - 49
+    assert r500_melds_score(["2D 3D 4D"], "JK 6H 7S 8C") == 9 - (15 + 21)
+    assert r500_melds_score(["2D 3D 4D"], "AS 6H 7S 8C") == 9 - (15 + 21)
+    assert r500_melds_score(["2D 3D 4D"], "KC 6H 7S 8C") == 9 - (10 + 21)
+    assert r500_melds_score(["2D 3D 4D"], "9C 6H 7S 8D") == 9 - (9 + 21)
+
+
+@scenario("F12")
+def _f12():
+    previous = dict(points={"P1": 0, "P2": 15, "P3": 0}, melded={"P1": 470, "P2": 0, "P3": 495})
+    # The hand exactly as written, entered as a quick hand result.
+    g = Game("rummy500", 3)
+    g.hand_result("P1", "P1", **previous)
+    g.hand_result("P2", "P1", hands={"P1": [], "P2": cards("QC 9H JK"), "P3": ["4C"]},
+                  melded={"P1": 48, "P2": 13, "P3": 35})
+    res = g.check()
+    assert res["hands"][1]["points"] == {"P1": 48, "P2": -21, "P3": 31}
+    assert res["totals"] == {"P1": 518, "P2": -36, "P3": 526}
+    assert res["match_over"] is True and res["match_winner"] == "P3"
+    # The same hand played card by card (P3 must hold 4 cards: a 7-card deal cannot end with 3 + 1).
+    g = Game("rummy500", 3)
+    g.hand_result("P1", "P1", **previous)
+    g.deal("P2", hands={"P1": cards("3D 4D 5D 6D KC KD KS"), "P2": cards("AS 2S 3S 7D QC 9H JK"),
+                        "P3": cards("QH KH AH 4C 2C 2D 2H")})
+    turn(g, "P3", ("meld", "QH KH AH"))
+    turn(g, "P1", ("meld", "3D 4D 5D"), ("lay", "6D", 2))
+    turn(g, "P2", ("meld", "AS 2S 3S"), ("lay", "7D", 2))
+    g.idle("P3")
+    turn(g, "P1", ("meld", "KC KD KS"))
+    res = g.check()
+    h = res["hands"][1]
+    assert h["result"] == "out"
+    assert h["points"] == {"P1": 48, "P2": -21, "P3": 35 - 10}
+    assert res["totals"] == {"P1": 518, "P2": -36, "P3": 520}
+    assert res["match_over"] is True and res["match_winner"] == "P3"  # P1 went out but P3 is highest
+
+
+@scenario("F13")
+def _f13():
+    g = Game("rummy500", 2)
+    g.hand_result("P1", "P1", points={"P1": 0, "P2": 0}, melded={"P1": 520, "P2": 520})
+    res = g.check()
+    assert res["totals"] == {"P1": 520, "P2": 520}
+    assert res["match_over"] is False and res["match_winner"] is None  # tied highest: another hand
+    f = g.copy()
+    f.deal("P2")
+    f.check()
+    g.hand_result("P2", "P1", points={"P1": 0, "P2": 5}, melded={"P1": 15, "P2": 0})
+    res = g.check()
+    assert res["totals"] == {"P1": 535, "P2": 515}
+    assert res["match_over"] is True and res["match_winner"] == "P1"
+
+
+@scenario("F14")
+def _f14():
+    g = Game("rummy500", 2)
+    g.hand_result("P1", "P1", points={"P1": 0, "P2": 0}, melded={"P1": 500, "P2": 480})
+    res = g.check()
+    assert res["match_over"] is True and res["match_winner"] == "P1"
+    g = Game("rummy500", 2)
+    g.hand_result("P1", "P1", points={"P1": 0, "P2": 0}, melded={"P1": 499, "P2": 480})
+    res = g.check()
+    assert res["match_over"] is False
+
+
+@scenario("F15")
+def _f15():
+    v = {"values": "r500_5_10_15"}
+    rest5 = "9D 8H 7S 6C"  # 4 x 5 = 20
+    assert r500_melds_score(["3H 4H 5H"], rest5, v) == 15 - 20
+    assert r500_melds_score(["10C JC QC"], rest5, v) == 30 - 20
+    assert r500_melds_score(["AS 2S 3S"], rest5, v) == 15 - 20
+    assert r500_melds_score(["QS KS AS"], rest5, v) == 35 - 20
+    assert r500_melds_score(["3H 4H 5H"], "9D AC JK 2C", v) == 15 - (5 + 15 + 15 + 5)
+
+
+def r500_empty_stock(hands: dict, melds: dict, dealer: str = "P3") -> Game:
+    """R500 3p: the given players meld on their first turn; then quiet turns until the stock is empty."""
+    g = Game("rummy500", 3)
+    g.deal(dealer, hands=hands)
+    while g.stock_count() > 0:
+        p = g.turn
+        if melds.get(p):
+            turn(g, p, *[("meld", m) for m in melds.pop(p)])
+        else:
+            g.idle(p)
+    return g
+
+
+F16_HANDS = {"P1": cards("10S JS QS KS 3H 4C 5S"), "P2": cards("2C 2D 3C 3D 4H 4S 5C"),
+             "P3": cards("4D 5D 6D 2H 2S 5H 6C")}
+
+
+@scenario("F16")
+def _f16():
+    g = r500_empty_stock(F16_HANDS, {"P1": ["10S JS QS KS"], "P3": ["4D 5D 6D"]}, dealer="P3")
+    assert g.turn == "P3"
+    g.draw("P3", bad="stock_empty", show=False)
+    g.end_hand("stock_empty")  # P3 declines the discard pile
+    res = g.check()
+    h = only_hand(g)
+    assert h["result"] == "stock_empty"
+    assert h["points"] == {"P1": 28, "P2": -23, "P3": 0}
+    assert res["totals"] == {"P1": 28, "P2": -23, "P3": 0}
+
+
+@scenario("F17")
+def _f17():
+    g = Game("rummy500", 3)
+    g.hand_result("P1", "P1", points={"P1": 0, "P2": 36, "P3": 0}, melded={"P1": 100, "P2": 0, "P3": 50})
+    g.hand_result("P2", "P2", points={"P1": 10, "P2": 0, "P3": 0}, melded={"P1": 0, "P2": 20, "P3": 10})
+    res = g.check()
+    assert res["hands"][0]["points"]["P2"] == -36
+    assert res["totals"] == {"P1": 90, "P2": -16, "P3": 60}
+    assert res["match_over"] is False
+    g.deal("P3")
+    g.check()
+
+
+@scenario("F18")
+def _f18():
+    g = Game("rummy500", 3)
+    g.deal("P1", hands={"P2": cards("9C 9D 9H 2C 3C 4C 5C"), "P1": cards("10H JH QH KH 6S 7S 8S")})
+    turn(g, "P2", ("meld", "2C 3C 4C 5C"))
+    g.idle("P3")
+    turn(g, "P1", ("meld", "10H JH QH KH"), ("meld", "6S 7S 8S"))
+    g.meld("P2", "9C 9D 9H", bad=HIT)
+    g.check()
+    h = only_hand(g)
+    assert h["points"]["P2"] == 14 - 27
+    assert h["points"]["P1"] == 40 + 21
+
+
+@scenario("F19")
+def _f19():
+    g = Game("basic", 2)
+    g.hand_result("P1", "P1", points={"P1": 0, "P2": 92})
+    g.deal("P2", hands={"P1": cards("AH 2H 3H 4D 5D 6D 7D 8S 9S 10S"),
+                        "P2": cards("9C AC 2C 3C 4C 5C 6C JD QD KD")})
+    turn(g, "P1", ("meld", "AH 2H 3H"))
+    turn(g, "P2", ("meld", "AC 2C 3C"), ("meld", "4C 5C 6C"), ("meld", "JD QD KD"))
+    turn(g, "P1", ("meld", "4D 5D 6D 7D"), ("meld", "8S 9S 10S"))
+    res = g.check()
+    assert res["hands"][0]["points"] == {"P1": 92, "P2": 0}
+    assert res["hands"][1]["points"] == {"P1": 9, "P2": 0}
+    assert res["totals"] == {"P1": 101, "P2": 0}
+    assert res["match_over"] is True and res["match_winner"] == "P1"
+    g.deal("P1", bad=("match_over",))
+
+
+@scenario("F20")
+def _f20():
+    g = Game("solitaired", 4)
+    g.hand_result("P2", "P3", points={"P1": 188, "P2": 0, "P3": 0, "P4": 0})
+    g.deal("P3", hands={"P1": cards("5H AC 2C 3C 4C 5C 6C"), "P2": cards("4S 7D 8D 9D 10D JD QD"),
+                        "P4": cards("3D 7C 8C 9C 10C JC QC"), "P3": cards("6H 7H 8H 9H 10S JS QS")})
+    turn(g, "P4", ("meld", "7C 8C 9C 10C JC QC"))
+    turn(g, "P1", ("meld", "AC 2C 3C 4C 5C 6C"))
+    turn(g, "P2", ("meld", "7D 8D 9D 10D JD QD"))
+    turn(g, "P3", ("meld", "6H 7H 8H 9H"), ("meld", "10S JS QS"))
+    res = g.check()
+    assert res["hands"][1]["points"] == {"P1": 0, "P2": 0, "P3": 12, "P4": 0}
+    assert res["totals"]["P3"] == 200
+    assert res["match_over"] is True and res["match_winner"] == "P3"
+
+
+@scenario("F21")
+def _f21():
+    g = Game("basic", 4)
+    g.hand_result("P4", "P2", points={"P1": 190, "P2": 0, "P3": 0, "P4": 0})
+    g.deal("P1", hands={"P1": cards("2H AC 2C 3C 4C 5C 6C"), "P3": cards("3S 5D 6D 7D 8D 9D 10D"),
+                        "P4": cards("4D 5H 6H 7H 8H 9H 10H"), "P2": cards("JS QS KS 10C JC QC KC")})
+    turn(g, "P2", ("meld", "JS QS KS"))
+    turn(g, "P3", ("meld", "5D 6D 7D 8D 9D 10D"))
+    turn(g, "P4", ("meld", "5H 6H 7H 8H 9H 10H"))
+    turn(g, "P1", ("meld", "AC 2C 3C 4C 5C 6C"))
+    turn(g, "P2", ("meld", "10C JC QC KC"))
+    res = g.check()
+    assert res["hands"][1]["points"] == {"P1": 0, "P2": 9, "P3": 0, "P4": 0}
+    assert res["totals"]["P2"] == 199
+    assert res["match_over"] is False and res["match_winner"] is None
+    g.deal("P2")
+    g.check()
+
+
+F22_HANDS = [("P1", "P1", 30), ("P2", "P1", 31), ("P3", "P3", 30), ("P1", "P3", 31), ("P2", "P2", 10)]
+
+
+def f22_game(opts: dict) -> Game:
+    g = Game("classic", 3, opts)
+    for dealer, winner, pts in F22_HANDS:
+        loser = next(p for p in g.players if p != winner)
+        g.hand_result(dealer, winner, points={p: (pts if p == loser else 0) for p in g.players})
+    return g
+
+
+@scenario("F22")
+def _f22():
+    g = f22_game({"match_hands": 5})
+    res = g.check()
+    assert res["totals"] == {"P1": 61, "P2": 10, "P3": 61}
+    assert res["match_over"] is False  # tied for first after the last planned hand: extra hand
+    g.hand_result("P3", "P1", points={"P1": 0, "P2": 5, "P3": 0})
+    res = g.check()
+    assert res["match_over"] is True and res["match_winner"] == "P1"
+    g = f22_game({"match_hands": 5, "tie_rule": "shared_win"})
+    res = g.check()
+    assert res["match_over"] is True
+    w = res["match_winner"]
+    assert sorted(w) == ["P1", "P3"] if isinstance(w, list) else w in (None, "P1, P3", "P1 and P3")
+
+
+@scenario("F23")
+def _f23():
+    g = Game("basic", 2)
+    g.hand_result("P1", "P1", points={"P1": 0, "P2": 20})
+    g.deal("P2")
+    while not g.over:  # second exhaustion of the stock
+        g.idle()
+    g.deal("P2", bad="wrong_dealer")
+    g.deal("P1")
+    res = g.check()
+    h = res["hands"][1]
+    assert (h["result"], h["winner"]) == ("stalemate", None)
+    assert h["points"] == {"P1": 0, "P2": 0}
+    assert res["totals"] == {"P1": 20, "P2": 0}
+    assert res["match_over"] is False
