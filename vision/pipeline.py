@@ -257,3 +257,46 @@ class Pipeline:
             spare = self._min_period - (time.monotonic() - t0)
             if spare > 0:
                 self._stop.wait(spare)
+
+
+def demo_pipeline(referee=None, detector: str | object = "auto", loop: bool = True, fps: float | None = None):
+    """The bundled demo recording (vision/data/demo) played as a live camera.
+
+    `fps`: the playback rate (default: the recording's own).
+    `detector`: "model" (the shipped detector), "oracle" (the recording's ground truth with detector-like noise,
+    for a machine without the model), "auto" (the model when its weights exist, else the oracle), or an object
+    with `detect`. `referee`: the match the events go to (default: a new `referee.Match` of the demo's match).
+    Returns (pipeline, match setup, first dealer)."""
+    import json as _json
+
+    from vision.capture import FolderSource
+    from vision.recording import DEMO_DIR, TruthDetector
+    from vision.track_cli import load_match
+
+    layout = Layout.load(DEMO_DIR / "layout.json")
+    setup, dealer = load_match(DEMO_DIR / "match.json")
+    info = _json.loads((DEMO_DIR / "recording.json").read_text(encoding="utf-8"))
+    rate = fps or float(info.get("fps", 5.0))
+    if referee is None:
+        from referee import Match
+
+        referee = Match(setup)
+    if isinstance(detector, str):
+        kind = detector
+        if kind == "auto":
+            try:
+                from vision.detector import default_weights_path
+
+                kind = "model" if default_weights_path().exists() else "oracle"
+            except Exception:
+                kind = "oracle"
+        if kind == "model":
+            from vision.detector import Detector
+
+            detector = Detector()
+        else:
+            detector = TruthDetector(DEMO_DIR)
+    # stability windows count frames of the recording, whatever speed it is played at
+    pipe = Pipeline(lambda: FolderSource(DEMO_DIR / "frames", fps=rate), layout, referee, dealer,
+                    detector=detector, fps=float(info.get("fps", 5.0)), loop=loop)
+    return pipe, setup, dealer

@@ -107,6 +107,11 @@ class Stabilizer:
             t.votes.append((d.card, float(d.confidence)))
             while len(t.votes) > cfg.vote_window:
                 t.votes.popleft()
+            k = max(3, cfg.appear_hits)
+            votes = list(t.votes)
+            if len(votes) > k and all(v[0] == d.card for v in votes[-k:]) and any(v[0] != d.card for v in votes):
+                # the same new label k times running: another card now lies here (a new discard on the pile)
+                t.votes = deque(votes[-k:])
             self._hit(t, True)
         keep = []
         for ti, t in enumerate(self._tracks):
