@@ -523,6 +523,9 @@ class Match:
                 raise Refusal("deep_pickup_not_allowed", "only the top card of the discard pile may be taken",
                               "C-3.1")
             must_use = deep or r.top_discard_must_be_used
+            if not deep and h.counts[p] == 0 and not self._usable(h, card, Counter(taken)):
+                raise Refusal("no_legal_discard", f"{self.players[p]} holds no cards: taking only "
+                              f"{describe(card)} would leave nothing that may be discarded", "C-6.4")
             if must_use and h.known[p].total() == h.counts[p]:
                 avail = h.known[p] + Counter(taken)
                 if not self._usable(h, card, avail):
@@ -947,9 +950,10 @@ class Match:
             raise Refusal("reveal_not_needed", f"{self.players[p]}'s hand is already known", "C-11.4")
         h.known[p] = shown
         out["cards"] = cards
-        h.awaiting.discard(p)
-        if not h.awaiting and not h.facedown_pending:
-            self._score(h)
+        if p in h.awaiting:
+            h.awaiting.discard(p)
+            if not h.awaiting and not h.facedown_pending:
+                self._score(h)
         return out
 
     def _ev_call_rummy(self, ev: dict) -> dict:

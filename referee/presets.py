@@ -82,7 +82,8 @@ _DEFAULTS: dict[str, Any] = dict(
     deep_card_use="meld_or_layoff", top_discard_must_be_used=False, floating=False,
     final_discard_must_be_unplayable=False, recycle_trigger="immediate", stalemate_ends_match=False,
     match_hands=None, stalemate_detector=False, stock_empty_after_limit="stalemate",
-    stock_empty_end="score_hand", recycle_shuffle=True,
+    stock_empty_end="score_hand", recycle_shuffle=True, final_discard_face_down=False,
+    recycle_keeps_top=False,
 )
 
 
