@@ -1612,3 +1612,497 @@ def _f23():
     assert h["points"] == {"P1": 0, "P2": 0}
     assert res["totals"] == {"P1": 20, "P2": 0}
     assert res["match_over"] is False
+
+
+# =====================================================================================================
+# G. Stock exhaustion and stalemate
+# =====================================================================================================
+
+
+@scenario("G01")
+def _g01():
+    g = Game("basic", 2)
+    g.deal("P1")  # P2 plays first
+    up = g.pile[0]
+    g.cycle(31)
+    assert g.exhaustions == 1 and g.turn == "P1"
+    g.take("P1", bad=("discard_empty", "card_not_in_discard"))  # the whole pile became the new stock
+    g.draw("P1", up)
+    g.check()
+    no_hand_listed(g)
+
+
+@scenario("G02")
+def _g02():
+    g = Game("basic", 2)
+    g.deal("P1")
+    while not g.over:
+        g.idle()
+    last = len(g.lines)
+    g.draw(g.players[0], bad=HIT)
+    res = g.check()
+    assert sum(1 for ev in g.lines[1:] if ev["type"] == "draw") - 1 == 31 + 32
+    no_hand_listed(g, last - 1)  # the stalemate comes at the end of the turn that drew the last card
+    h = only_hand(g)
+    assert (h["result"], h["winner"]) == ("stalemate", None)
+    assert h["points"] == {"P1": 0, "P2": 0}
+    assert res["totals"] == {"P1": 0, "P2": 0}
+
+
+@scenario("G03")
+def _g03():
+    g = Game("basic", 2)
+    g.deal("P1", hands={"P2": cards("AH 2H 3H 4H 5H 6H 7H 8H 9H 10H")})
+    while not (g.exhaustions == 1 and g.stock_count() == 1):
+        g.idle()
+    assert g.turn == "P2"
+    x = g.stock_card()
+    g.draw("P2", x)  # the last card of the recycled stock
+    g.meld("P2", "AH 2H 3H")
+    g.meld("P2", "4H 5H 6H 7H")
+    g.meld("P2", "8H 9H 10H")
+    g.discard("P2", x)
+    g.check()
+    h = only_hand(g)
+    assert (h["result"], h["winner"], h["going_rummy"]) == ("out", "P2", True)
+    assert h["points"] == {"P1": 0, "P2": 2 * basic_points(g.hands["P1"])}
+
+
+@scenario("G04")
+def _g04():
+    g = Game("solitaired", 4)
+    g.deal()
+    while not g.over:
+        g.idle()
+    last = len(g.lines)
+    g.draw(g.players[0], bad=HIT)
+    g.check()
+    assert sum(1 for ev in g.lines[1:] if ev["type"] == "draw") - 1 == 23 + 24
+    no_hand_listed(g, last - 1)
+    h = only_hand(g)
+    assert (h["result"], h["winner"]) == ("stalemate", None)
+    assert set(h["points"].values()) == {0}
+
+
+@scenario("G05")
+def _g05():
+    g = Game("classic", 2)
+    g.deal()
+    g.cycle(3 * 31)
+    assert g.exhaustions == 3 and len(g.pile) == 1 and g.stock_count() == 31
+    p = g.turn
+    g.take(p)  # the top card stayed as the discard pile
+    g.discard(p, g.hands[p][0])
+    g.cycle(2)
+    g.check()
+    no_hand_listed(g)
+
+
+@scenario("G06")
+def _g06():
+    g = Game("classic", 2)
+    g.deal()
+    g.cycle(31)
+    top = g.pile[-1]
+    assert g.pile == [top]
+    f = g.copy()
+    f.take(f.turn)  # the top discard is still there
+    f.check()
+    p = g.turn
+    line = g.draw(p, top)  # the players put it into the new stock too: warning, play continues
+    g.check()
+    m = referee.Match.from_log(g.text_lines(line - 1))
+    v = m.apply(g.lines[line - 1])
+    assert v.ok and v.warnings, "a stock draw of the card that should have stayed on the pile warns"
+
+
+@scenario("G07")
+def _g07():
+    g = Game("classic", 2, {"recycle_trigger": "on_demand"})
+    g.deal()
+    up = g.pile[0]
+    g.cycle(31)
+    p = g.turn
+    g.take(p)  # takes the top discard instead of turning the pile
+    g.discard(p, g.hands[p][0])
+    g.stock.update(g.pile[:-1])  # the next player declines: the pile (but its top) becomes the stock
+    del g.pile[:-1]
+    g.draw(g.turn, up)
+    g.check()
+    no_hand_listed(g)
+
+
+@scenario("G08")
+def _g08():
+    g = r500_empty_stock({}, {}, dealer="P2")
+    assert g.turn == "P2"
+    g.take("P2")
+    g.discard("P2", g.hands["P2"][0])
+    mid = len(g.lines)
+    g.end_hand("stock_empty")  # P3 declines the discard pile
+    g.check()
+    no_hand_listed(g, mid)
+    h = only_hand(g)
+    assert h["result"] == "stock_empty"
+    assert h["points"] == {p: -r500_hand_points(g.hands[p]) for p in g.players}
+
+
+@scenario("G09")
+def _g09():
+    g = r500_empty_stock({}, {}, dealer="P1")
+    p = g.turn
+    g.draw(p, bad="stock_empty", show=False)
+    g.end_hand("stock_empty")
+    g.take(p, bad=HIT)
+    g.check()
+    h = only_hand(g)
+    assert h["result"] == "stock_empty"
+    assert h["points"] == {q: -r500_hand_points(g.hands[q]) for q in g.players}
+
+
+def sd1_game(p3_run: str) -> Game:
+    """CGI 3p: after one round every player holds one card and the table holds the sets of aces, fives and
+    nines (complete) and the runs 2C 3C 4C and `p3_run`."""
+    g = Game("basic", 3)
+    g.deal("P3", hands={"P1": cards("AC AD AH 9C 9D 9H"), "P2": cards("5C 5D 5H 2C 3C 4C"),
+                        "P3": cards("AS 5S 9S") + cards(p3_run)}, reserve=["KD"])
+    turn(g, "P1", ("meld", "AC AD AH"), ("meld", "9C 9D 9H"))
+    turn(g, "P2", ("meld", "5C 5D 5H"), ("meld", "2C 3C 4C"))
+    turn(g, "P3", ("lay", "AS", 1), ("lay", "5S", 3), ("lay", "9S", 2), ("meld", p3_run))
+    assert all(len(h) == 1 for h in g.hands.values())
+    return g
+
+
+@scenario("G10")
+def _g10():
+    g = sd1_game("2D 3D 4D")  # nothing outside the table can be laid off (A and 5 of clubs/diamonds are in sets)
+    g.draw("P1", bad=HIT)
+    g.check()
+    h = only_hand(g)
+    assert (h["result"], h["winner"]) == ("stalemate", None)
+    assert set(h["points"].values()) == {0}
+
+
+@scenario("G11")
+def _g11():
+    g = sd1_game("10D JD QD")  # KD (off the table) can still be laid off: no stalemate
+    g.draw("P1")
+    g.check()
+    no_hand_listed(g)
+
+
+@scenario("G12")
+def _g12():
+    g = Game("basic", 3)
+    g.deal("P3", hands={"P1": cards("2C 3C 4C 2H 3H 4H"), "P2": cards("AC AD AH 5C 5D 5H"),
+                        "P3": cards("AS 5S 2D 3D 4D")})
+    turn(g, "P1", ("meld", "2C 3C 4C"), ("meld", "2H 3H 4H"))
+    turn(g, "P2", ("meld", "AC AD AH"), ("meld", "5C 5D 5H"))
+    turn(g, "P3", ("lay", "AS", 3), ("lay", "5S", 4), ("meld", "2D 3D 4D"))
+    assert [len(g.hands[p]) for p in g.players] == [1, 1, 2]
+    g.draw("P1")  # P3 holds two cards: no automatic stalemate
+    g.check()
+    no_hand_listed(g)
+
+
+@scenario("G13")
+def _g13():
+    g = Game("classic", 2)
+    g.deal()
+    g.cycle(31)
+    for _ in range(2):  # a full rotation taking the top discard, no meld, no lay-off
+        p = g.turn
+        g.take(p)
+        g.discard(p, g.hands[p][0])
+    g.end_hand("stalemate")  # the players agree to void the hand
+    g.deal("P2", bad="wrong_dealer")  # hand 1 was dealt by P2
+    g.deal("P1")
+    res = g.check()
+    h = res["hands"][0]
+    assert (h["result"], h["winner"]) == ("stalemate", None)
+    assert h["points"] == {"P1": 0, "P2": 0}
+
+
+@scenario("G14")
+def _g14():
+    g = r500_empty_stock({}, {}, dealer="P3")
+    for _ in range(3):
+        p = g.turn
+        g.take(p)
+        g.discard(p, g.hands[p][0])
+    g.check()
+    assert "end_hand" in g.public_state()["current"]["offers"], "the loop guard offers to end the hand"
+    g.end_hand("stalemate")
+    g.check()
+    h = only_hand(g)
+    assert h["points"] == {p: -r500_hand_points(g.hands[p]) for p in g.players}  # scored normally
+
+
+@scenario("G15")
+def _g15():
+    g = Game("solitaired", 4)
+    g.deal("P4")
+    g.cycle(5)
+    g.end_hand("stalemate")
+    g.draw("P2", bad=HIT)
+    g.deal("P4", bad="wrong_dealer")
+    g.deal("P1")
+    res = g.check()
+    h = res["hands"][0]
+    assert (h["result"], h["winner"]) == ("stalemate", None)
+    assert set(h["points"].values()) == {0}
+    assert set(res["totals"].values()) == {0}
+
+
+# =====================================================================================================
+# H. Rummy 500: calling "Rummy!"
+# =====================================================================================================
+
+
+def h_setup(options: dict | None = None, p3_extra=("KC", "KD", "KS"), p1=None) -> Game:
+    """R500 4p, dealer P4: P3 melds 6H 7H 8H on its first turn; P1 then draws 9H and discards it."""
+    g = Game("rummy500", 4, options)
+    hands = {"P3": cards("6H 7H 8H") + list(p3_extra)}
+    if p1:
+        hands["P1"] = p1
+    g.deal("P4", hands=hands, reserve=["9H", "8C"])
+    g.idle("P1")
+    g.idle("P2")
+    turn(g, "P3", ("meld", "6H 7H 8H"))
+    g.idle("P4")
+    return g
+
+
+@scenario("H01")
+def _h01():
+    g = h_setup()
+    g.idle("P1", "9H")
+    g.call_rummy("P3", "9H")
+    g.lay("P3", "9H", meld=1)
+    g.discard("P3", next(c for c in g.hands["P3"] if c not in ("KC", "KD", "KS")))
+    g.draw("P2", bad=OUT_OF_TURN)  # P2's turn is skipped
+    for p in ("P4", "P1", "P2"):
+        g.idle(p)
+    turn(g, "P3", ("meld", "KC KD KS"))  # P3 goes out
+    g.check()
+    h = only_hand(g)
+    assert h["points"]["P3"] == 6 + 7 + 8 + 9 + 30
+
+
+@scenario("H02")
+def _h02():
+    g = h_setup()
+    g.idle("P1", "9H")
+    g.draw("P2")
+    g.call_rummy("P3", "9H", bad="rummy_call_not_allowed")
+    g.check()
+
+
+@scenario("H03")
+def _h03():
+    g = h_setup()
+    g.idle("P1", "9H")
+    g.call_rummy("P1", "9H", bad="rummy_call_not_allowed")
+    g.draw("P2")
+    g.check()
+
+
+@scenario("H04")
+def _h04():
+    g = h_setup()
+    g.idle("P1", "9H")
+    g.call_rummy("P2", "9H")  # nearest to the discarder
+    g.call_rummy("P4", "9H", bad=True)
+    g.lay("P2", "9H", meld=1)
+    g.discard("P2", g.hands["P2"][0])
+    g.draw("P3")
+    g.check()
+
+
+@scenario("H05")
+def _h05():
+    g = Game("rummy500", 4)
+    g.deal("P4", hands={"P1": cards("2C 3C 4C 5C 6C 7C 9H"), "P3": cards("6H 7H 8H")}, reserve=["8C"])
+    turn(g, "P1", ("meld", "2C 3C 4C 5C 6C 7C"))
+    g.idle("P2")
+    turn(g, "P3", ("meld", "6H 7H 8H"))
+    g.idle("P4")
+    g.draw("P1", "8C")
+    g.lay("P1", "8C", meld=1)
+    g.discard("P1", "9H")  # the last card: P1 is out
+    g.call_rummy("P3", "9H", bad=HIT + ("rummy_call_not_allowed",))
+    g.check()
+    assert only_hand(g)["result"] == "out"
+
+
+@scenario("H06")
+def _h06():
+    g = Game("rummy500", 4)
+    g.deal("P1", upcard="4C", reserve=cards("10D 5C JS 6C"))
+    for p, c in (("P2", "10D"), ("P3", "5C"), ("P4", "JS"), ("P1", "6C")):
+        g.idle(p, c)
+    g.call_rummy("P3", "4C")  # takes 4C 10D 5C JS 6C
+    g.meld("P3", "4C 5C 6C")  # a meld of pile cards only
+    g.discard("P3", "10D")
+    g.draw("P2", bad=OUT_OF_TURN)
+    g.draw("P4")
+    g.check()
+    assert {"JS"} <= set(g.hands["P3"])
+
+
+@scenario("H07")
+def _h07():
+    g = Game("rummy500", 4)
+    g.deal("P4", hands={"P3": cards("9C 9D")}, reserve=["9H"])
+    g.idle("P1", "9H")
+    g.call_rummy("P3", "9H", bad="rummy_call_invalid")  # it would need P3's own 9C 9D
+    g.draw("P2")
+    g.check()
+
+
+@scenario("H08")
+def _h08():
+    g = h_setup({"rummy_call": False})
+    g.idle("P1", "9H")
+    g.call_rummy("P3", "9H", bad="rummy_call_not_allowed")
+    g.draw("P2")
+    g.check()
+
+
+# =====================================================================================================
+# I. Referee integrity and physical-table issues
+# =====================================================================================================
+
+
+def hidden_clubs_out(rules: str = "basic", p2=None) -> Game:
+    """Hidden hands, 2 players, dealer P1: P2 plays first (melding `p2`'s first five cards if given);
+    P1 holds AC..10C, melds AC 2C 3C on its first turn and the rest on its second: out, no bonus."""
+    g = Game(rules, 2)
+    hands = {"P1": cards("AC 2C 3C 4C 5C 6C 7C 8C 9C 10C")}
+    if p2:
+        hands["P2"] = p2
+    g.deal("P1", hands=hands, hidden=True)
+    if p2:
+        turn(g, "P2", ("meld", p2[:5]))
+    else:
+        g.idle("P2")
+    turn(g, "P1", ("meld", "AC 2C 3C"))
+    g.idle("P2")
+    turn(g, "P1", ("meld", "4C 5C 6C 7C"), ("meld", "8C 9C 10C"))
+    assert g.over
+    return g
+
+
+@scenario("I01")
+def _i01():
+    g = Game("basic", 2)
+    g.deal()
+    g.cycle(31)  # after the recycle
+    g.draw(g.turn, g.hands["P2"][0], bad="duplicate_card")  # a card that is in P2's hand
+    g.draw(g.turn)
+    g.check()
+    # Hidden hands: a reveal that does not add up (a card already on the table) blocks the scoring.
+    g = hidden_clubs_out()
+    spread = g.hands["P2"]
+    g.reveal("P2", spread[:-1] + ["AC"], bad="duplicate_card")
+    block = len(g.lines)
+    g.reveal("P2", spread)
+    g.check()
+    no_hand_listed(g, block)
+    h = only_hand(g)
+    assert h["points"] == {"P1": basic_points(spread), "P2": 0}
+
+
+@scenario("I02")
+def _i02():
+    for hidden, code in ((True, "duplicate_card"), (False, ("duplicate_card", "card_not_in_hand"))):
+        g = Game("basic", 3)
+        g.deal(hands={"P2": cards("4C 5C")}, reserve=["6C"], hidden=hidden)
+        g.idle("P1", "6C")
+        g.draw("P2")
+        g.meld("P2", "4C 5C 6C", bad=code)  # 6C is on the discard pile
+        g.check()
+
+
+@scenario("I03")
+def _i03():
+    g = Game("basic", 3)
+    g.deal(hands={"P3": cards("4S 5S 6S")})
+    g.idle("P1")
+    g.draw("P2")
+    g.meld("P3", "4S 5S 6S", bad=OUT_OF_TURN)
+    g.lay("P3", "4S", meld=1, bad=OUT_OF_TURN + ("no_such_meld",))
+    g.check()
+
+
+@scenario("I04")
+def _i04():
+    g = Game("basic", 3)
+    g.deal(upcard="5D")
+    g.take("P1")
+    bad = g.discard("P1", "5D", bad="discard_just_taken")
+    good = g.discard("P1", g.hands["P1"][0])
+    g.draw("P2")
+    res = g.check()
+    assert [e["ok"] for e in res["events"]] == [True, True, False, True, True]
+    assert g.entry(bad)["message"] and g.entry(good)["ok"]
+
+
+@scenario("I05")
+def _i05():
+    g = hidden_clubs_out(p2=cards("2H 3H 4H 5H 6H"))
+    spread = g.hands["P2"]
+    assert len(spread) == 5
+    g.reveal("P2", spread[:4], bad="reveal_mismatch")
+    block = len(g.lines)
+    g.reveal("P2", spread)
+    g.check()
+    no_hand_listed(g, block)
+    assert only_hand(g)["points"] == {"P1": basic_points(spread), "P2": 0}
+
+
+@scenario("I06")
+def _i06():
+    for opts, second in (({"max_melds_per_turn": 1}, "max_melds_per_turn"), ({}, None)):
+        g = meld_game("basic", 3, "4S 5S 6S QD QC QH", opts)
+        g.meld("P1", "4S 5S 6S")
+        g.meld("P1", "QD QC QH", bad=second)
+        g.check()
+
+
+@scenario("I07")
+def _i07():
+    g = Game("classic", 4)
+    g.deal("P4", hidden=True, hands={"P1": cards("2H 3H 4H 10D JD QD KD"), "P2": cards("9C 9D 9H"),
+                                     "P3": cards("6S 7S 8S"), "P4": cards("5H 9S 5S 6H 7H")})
+    turn(g, "P1", ("meld", "2H 3H 4H"))
+    turn(g, "P2", ("meld", "9C 9D 9H"))
+    turn(g, "P3", ("meld", "6S 7S 8S"))
+    turn(g, "P4", ("lay", "5H", 1), ("lay", "9S", 2), ("lay", "5S", 3), ("lay", "6H 7H", 1))
+    turn(g, "P1", ("meld", "10D JD QD KD"))
+    assert g.over and len(g.hands["P4"]) == 2
+    extra = g.stock_card()
+    g.reveal("P4", g.hands["P4"] + [extra], bad="reveal_mismatch")  # P4 holds 7 + 1 - 5 - 1 = 2 cards
+    g.reveal("P2", g.hands["P2"])
+    g.reveal("P3", g.hands["P3"])
+    g.reveal("P4", g.hands["P4"])
+    g.check()
+    h = only_hand(g)
+    assert h["points"]["P1"] == sum(basic_points(g.hands[p]) for p in ("P2", "P3", "P4"))
+
+
+@scenario("I08")
+def _i08():
+    g = Game("basic", 3)
+    g.deal()
+    x = g.stock_card()
+    g.draw("P1", x)
+    g.discard("P1", x, face_down=True, bad="face_down_not_last")
+    g.discard("P1", x)
+    g.check()
+    g = Game("classic", 3)  # no face-down discard in this preset at all
+    g.deal()
+    x = g.stock_card()
+    g.draw("P1", x)
+    g.discard("P1", x, face_down=True, bad=("face_down_not_allowed", "face_down_not_last"))
+    g.check()
