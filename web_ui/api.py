@@ -165,7 +165,7 @@ def get_csv(mid):
     out = io.StringIO()
     w = csv.writer(out)
     w.writerow(["hand", "dealer", "winner", "result", "going_rummy"]
-               + [f"{p} points" for p in players] + [f"{p} total" for p in players])
+               + [_cell(f"{p} points") for p in players] + [_cell(f"{p} total") for p in players])
     running = {p: 0 for p in players}
     for h in st.get("hands", []):
         pts = h.get("points", {})

@@ -13,6 +13,15 @@
   let lastPhaseKey = null;
   let alertTimer = null;
 
+  // the hand being played, or null between hands (the engine keeps a finished hand as phase "over")
+  function playing() {
+    const c = S.current;
+    if (!c) return null;
+    if (c.phase === "over" && !(c.awaiting_reveal || []).length) return null;
+    return c;
+  }
+  const awaiting = () => (S.current && S.current.awaiting_reveal) || [];
+
   // ---------- words ----------
   const cl = (cs) => (cs || []).map(Cards.label).join(" ");
   function describe(ev) {
@@ -50,7 +59,7 @@
   function renderScoreboard() {
     const sb = $("scoreboard");
     clear(sb);
-    const cur = S.current;
+    const cur = playing();
     const target = S.target;
     const lastHand = S.hands.length ? S.hands[S.hands.length - 1] : null;
     S.players.forEach((p, i) => {
@@ -60,7 +69,7 @@
       if (cur && cur.dealer === p) badges.push(el("span", { class: "badge dealer" }, "Dealer"));
       if (!cur && S.next_dealer === p && !S.match_over) badges.push(el("span", { class: "badge dealer" }, "Deals next"));
       if (cur && cur.current_player === p) badges.push(el("span", { class: "badge turn" }, cur.phase === "draw" ? "To draw" : "To play"));
-      if (cur && (cur.awaiting_reveal || []).includes(p)) badges.push(el("span", { class: "badge reveal" }, "Show hand"));
+      if (awaiting().includes(p)) badges.push(el("span", { class: "badge reveal" }, "Show hand"));
       if (S.match_winner === p) badges.push(el("span", { class: "badge win" }, "Winner"));
       const held = cur && cur.hand_counts && cur.hand_counts[p] !== undefined ? cur.hand_counts[p] : null;
       const last = lastHand && lastHand.points ? lastHand.points[p] : null;
@@ -74,13 +83,14 @@
           held !== null ? el("span", { class: "held" }, `🂠 ${held} card${held === 1 ? "" : "s"}`) : null,
           last !== null && last !== undefined && !cur ? el("span", { class: "last" }, `last hand ${last >= 0 ? "+" : ""}${last}`) : null)));
     });
-    $("hand-label").textContent = cur ? `Hand ${cur.number}` : (S.hands.length ? `${S.hands.length} hand${S.hands.length === 1 ? "" : "s"} played` : "No hand yet");
+    $("hand-label").textContent = S.current && !(S.current.phase === "over" && !awaiting().length) ? `Hand ${S.current.number}` : (S.hands.length ? `${S.hands.length} hand${S.hands.length === 1 ? "" : "s"} played` : "No hand yet");
     $("target-label").textContent = S.target ? `to ${S.target}` : (S.options && S.options.match_hands ? `${S.options.match_hands} hands` : "");
   }
 
   // ---------- table ----------
   function renderTable() {
     const cur = S.current;
+    const live = playing();
     $("stock-count").textContent = cur && cur.stock_count !== undefined && cur.stock_count !== null ? cur.stock_count : "–";
     const dt = clear($("discard-top"));
     const dd = $("discard-depth");
@@ -93,8 +103,8 @@
     }
     const tb = clear($("turn-box"));
     if (S.match_over) tb.append(el("div", { class: "turn-big" }, "Match over"));
-    else if (!cur) tb.append(el("div", { class: "turn-small" }, "Between hands"), el("div", { class: "turn-big" }, `${S.next_dealer || "?"} deals`));
-    else if (cur.phase === "reveal") tb.append(el("div", { class: "turn-small" }, "Hand over: show your cards"), el("div", { class: "turn-big" }, (cur.awaiting_reveal || []).join(", ")));
+    else if (!live) tb.append(el("div", { class: "turn-small" }, cur ? `Hand ${cur.number} is over` : "Between hands"), el("div", { class: "turn-big" }, `${S.next_dealer || "?"} deals next`));
+    else if (awaiting().length) tb.append(el("div", { class: "turn-small" }, `${cur.winner ? cur.winner + " went out: " : ""}show your cards`), el("div", { class: "turn-big" }, awaiting().join(", ")));
     else if (cur.current_player) tb.append(el("div", { class: "turn-small" }, cur.phase === "draw" ? "To draw" : "Playing"), el("div", { class: "turn-big" }, cur.current_player));
     const notes = cur && cur.notes ? cur.notes : [];
     if (notes.length) tb.append(el("ul", { class: "notes" }, notes.slice(-3).map((n) => el("li", {}, typeof n === "string" ? n : (n.message || JSON.stringify(n))))));
@@ -130,13 +140,16 @@
   // ---------- end of hand ----------
   function handDetail(n) { return (S.hand_details || []).find((d) => d.number === n) || null; }
   function confirmedKey() { return `rr-confirmed-${mid}`; }
+  function sumText(values) { return values.length > 1 ? `${values.join(" + ")} = ${values.reduce((a, b) => a + b, 0)}` : String(values[0] ?? 0); }
   function renderHandOver() {
     const box = $("hand-over");
     const n = S.hands.length;
     const confirmed = Number(localStorage.getItem(confirmedKey()) || 0);
-    if (S.current || !n || confirmed >= n) { box.hidden = true; return; }
+    if (playing() || !n || confirmed >= n) { box.hidden = true; return; }
     const h = S.hands[n - 1];
     const det = handDetail(h.number) || {};
+    const D = h.details || {};
+    const r500 = Object.values(D).some((d) => d && d.table_points !== undefined);
     clear(box);
     box.hidden = false;
     const title = h.result === "stalemate" ? `Hand ${h.number}: stalemate — no points`
@@ -146,25 +159,25 @@
     const tbl = el("table", { class: "hand-table" });
     tbl.append(el("tr", {}, el("th", {}, "Player"), el("th", {}, "Cards left"), el("th", {}, "Counted"), el("th", { class: "num" }, "Points")));
     for (const p of S.players) {
-      const shown = (det.hands && det.hands[p]) || null;
-      const explain = (h.detail && h.detail[p]) || (h.explain && h.explain[p]) || null;
+      const d = D[p] || {};
+      const shown = d.hand || (det.hands && det.hands[p]) || null;
       let counted = "";
-      if (explain) counted = typeof explain === "string" ? explain : (explain.text || JSON.stringify(explain));
-      else if (det.points_left && det.points_left[p] !== undefined) counted = `${det.points_left[p]} left in hand`;
+      if (r500) {
+        const hv = d.hand_values && d.hand_values.length ? `${sumText(d.hand_values)}` : String(d.hand_points ?? 0);
+        counted = `table ${d.table_points ?? 0} − hand ${hv}`;
+      } else if (d.won) {
+        const parts = S.players.filter((q) => q !== p && D[q]).map((q) => D[q].hand_points ?? 0);
+        counted = `wins ${sumText(parts)}${d.won.going_rummy ? ` → ${d.won.points} for going rummy` : ""}`;
+      } else if (d.hand_values && d.hand_values.length) counted = `${sumText(d.hand_values)} in hand`;
+      else if (d.hand_points !== undefined && h.result === "out") counted = `${d.hand_points} in hand`;
       const pts = h.points ? h.points[p] : 0;
-      tbl.append(el("tr", { class: p === h.winner ? "winner-row" : "" },
-        el("td", {}, p === h.winner ? `${p} ★` : p),
-        el("td", {}, shown ? (shown.length ? Cards.row(shown, "small") : "—") : el("span", { class: "muted" }, p === h.winner ? "went out" : "not shown")),
+      tbl.append(el("tr", { class: p === h.winner ? "winner-row" : "", "data-player": p },
+        el("td", { class: "pcell" }, p === h.winner ? `${p} ★` : p),
+        el("td", {}, shown ? (shown.length ? Cards.row(shown, "small") : (p === h.winner ? el("span", { class: "muted" }, "went out") : "—")) : el("span", { class: "muted" }, p === h.winner ? "went out" : "—")),
         el("td", { class: "arith" }, counted),
         el("td", { class: "num big-num" }, `${pts > 0 ? "+" : ""}${pts}`)));
     }
     box.append(tbl);
-    if (h.arithmetic || h.explanation) box.append(el("p", { class: "arith big" }, h.arithmetic || h.explanation));
-    else if (h.winner && det.points_left) {
-      const parts = S.players.filter((p) => p !== h.winner && det.points_left[p] !== undefined).map((p) => `${p} ${det.points_left[p]}`);
-      const sum = h.points ? h.points[h.winner] : 0;
-      if (parts.length) box.append(el("p", { class: "arith big" }, `${h.winner} scores ${parts.join(" + ")}${h.going_rummy ? " (×2 for going rummy)" : ""} = ${sum}`));
-    }
     box.append(el("p", { class: "totals-line" }, "Totals now: " + S.players.map((p) => `${p} ${S.totals[p]}`).join(" · ")));
     box.append(el("button", { type: "button", class: "btn primary big", id: "confirm-hand", onclick: () => {
       localStorage.setItem(confirmedKey(), String(n));
@@ -253,9 +266,10 @@
     ["end_hand", "End hand"], ["hand_result", "Quick result"],
   ];
   function suggested() {
-    const cur = S && S.current;
     if (!S || S.match_over) return [];
+    const cur = playing();
     if (!cur) return ["deal", "hand_result"];
+    if (awaiting().length) return ["reveal"];
     if (cur.phase === "draw") return S.rules === "rummy500" ? ["draw_stock", "draw_discard", "call_rummy", "end_hand"] : ["draw_stock", "draw_discard", "end_hand"];
     if (cur.phase === "play") return S.rules === "rummy500" ? ["meld", "lay_off", "discard", "call_rummy"] : ["meld", "lay_off", "discard"];
     if (cur.phase === "reveal") return ["reveal"];
@@ -280,8 +294,8 @@
   }
 
   function defaultPlayer() {
-    const cur = S.current;
-    if (action === "reveal" && cur && cur.awaiting_reveal && cur.awaiting_reveal.length) return cur.awaiting_reveal[0];
+    const cur = playing();
+    if (action === "reveal" && awaiting().length) return awaiting()[0];
     if (cur && cur.current_player) return cur.current_player;
     return S.players[0];
   }
@@ -446,7 +460,8 @@
 
   // ---------- render all ----------
   function render() {
-    const phaseKey = S.current ? `${S.current.number}:${S.current.phase}:${S.current.current_player}` : `between:${S.hands.length}:${S.match_over}`;
+    const cur = playing();
+    const phaseKey = cur ? `${cur.number}:${cur.phase}:${cur.current_player}:${awaiting().join(",")}` : `between:${S.hands.length}:${S.match_over}`;
     const phaseChanged = phaseKey !== lastPhaseKey;
     if (phaseChanged) {
       lastPhaseKey = phaseKey;

@@ -1,0 +1,65 @@
+"""Browser tests: the dashboard in a thread on a free 127.0.0.1 port, Debian chromium via Playwright."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 # two screens at once: keep the one not in front running at full speed
+                 "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+                 "--disable-backgrounding-occluded-windows"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def chromium_path() -> str | None:
+    for c in (os.environ.get("RUMMY_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"),
+              shutil.which("chromium-browser")):
+        if c and os.path.exists(c):
+            return c
+    return None
+
+
+@pytest.fixture
+def server(tmp_path):
+    from werkzeug.serving import make_server
+
+    from web_ui import create_app
+
+    app = create_app({"DATABASE": str(tmp_path / "e2e.db")})
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    yield f"http://127.0.0.1:{srv.server_port}", app
+    srv.shutdown()
+    app.extensions["rummy_store"].close()
+
+
+@pytest.fixture
+def browser():
+    exe = chromium_path()
+    if exe is None:
+        pytest.fail("Debian chromium is not installed (apt-get install chromium); scripts/test installs it")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def shot():
+    ARTIFACTS.mkdir(exist_ok=True)
+
+    def take(page, name: str, full_page: bool = True) -> Path:
+        path = ARTIFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+    return take
