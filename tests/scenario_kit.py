@@ -218,6 +218,7 @@ class Game:
             else:
                 assert e["ok"] is False, f"line {line} {self.describe(line)} was accepted; expected refusal {exp}"
                 assert e.get("code"), f"line {line}: a refusal needs a code"
+                assert e.get("message"), f"line {line}: a refusal needs a message"
                 if exp is not True:
                     want = exp if isinstance(exp, tuple) else (exp,)
                     if e["code"] not in want:
@@ -517,3 +518,38 @@ def quick_win(g: Game, dealer: str, winner: str, rummy: bool = False) -> int:
         losers_points += basic_points(g.hands[p])
     bonus = rummy and g.rules in ("basic", "classic")
     return losers_points * (2 if bonus else 1)
+
+
+def hidden_twin(g: Game) -> Game:
+    """The same game as a real table would log it: deals without `hands`, stock draws without `card`,
+    and, once the hand is over, a `reveal` from every player still holding cards (C-11.4)."""
+    t = g.copy()
+    lines = []
+    for i, ev in enumerate(t.lines):
+        if i and t.expect[i + 1] is not None:
+            continue  # a refused event changes nothing: the twin leaves it out
+        if isinstance(ev, dict):
+            ev = dict(ev)
+            if ev["type"] == "deal":
+                ev.pop("hands", None)
+            elif ev["type"] == "draw" and ev.get("from") == "stock":
+                ev.pop("card", None)
+        lines.append(ev)
+    t.lines = lines
+    t.expect = {k: None for k in range(2, len(lines) + 1)}
+    t._res = None
+    t.hidden = True
+    if t.over:
+        for p in t.players:
+            if t.hands[p]:
+                t.reveal(p, t.hands[p])
+    return t
+
+
+def assert_same_outcome(g: Game) -> None:
+    """The hidden-hand twin of a full-information game scores exactly the same."""
+    full = g.result()
+    t = hidden_twin(g)
+    res = t.check()
+    for key in ("hands", "totals", "match_over", "match_winner"):
+        assert res[key] == full[key], f"hidden-hand replay differs in {key}: {res[key]} != {full[key]}"

@@ -16,6 +16,7 @@ import referee
 from tests.scenario_kit import (
     MAYBE,
     Game,
+    assert_same_outcome,
     basic_points,
     cards,
     natural,
@@ -624,6 +625,7 @@ def _c11():
     # P1: 9+10+10 + 2+3+4+5 = 43; P2: 8 (laid off on P1's run) - (10+10+2+3+4+6) = -27; P3: -42
     assert h["points"] == {"P1": 43, "P2": -27, "P3": -42}
     assert res["totals"] == {"P1": 43, "P2": -27, "P3": -42}
+    assert_same_outcome(g)
 
 
 @scenario("C12")
@@ -945,6 +947,7 @@ def _e01():
     assert (h["result"], h["winner"], h["going_rummy"]) == ("out", "P1", False)
     assert h["points"] == {"P1": loser_points(g, "P1"), "P2": 0, "P3": 0, "P4": 0}
     assert res["totals"] == h["points"]
+    assert_same_outcome(g)
 
 
 @scenario("E02")
@@ -1234,6 +1237,7 @@ def _f01():
     assert (h["winner"], h["going_rummy"]) == ("P1", False)
     assert h["points"] == {"P1": 43, "P2": 0, "P3": 0}  # 18 + 25
     assert res["totals"] == {"P1": 43, "P2": 0, "P3": 0}
+    assert_same_outcome(g)
 
 
 F02_P1 = cards("KH QH JH 10H 5C 6C 7C 6D 7D KS")
@@ -1264,6 +1268,7 @@ def _f02():
     h = only_hand(g)
     assert (h["winner"], h["going_rummy"]) == ("P1", True)
     assert h["points"] == {"P1": 90, "P2": 0}
+    assert_same_outcome(g)
 
 
 @scenario("F03")
@@ -1279,6 +1284,7 @@ def _f03():
     h = only_hand(g)
     assert (h["winner"], h["going_rummy"]) == ("P1", False)
     assert h["points"] == {"P1": 45, "P2": 0}
+    assert_same_outcome(g)
 
 
 @scenario("F04")
@@ -1292,6 +1298,7 @@ def _f04():
     h = only_hand(g)
     assert (h["winner"], h["going_rummy"]) == ("P1", True)
     assert h["points"] == {"P1": 90, "P2": 0}
+    assert_same_outcome(g)
 
 
 @scenario("F05")
@@ -1307,6 +1314,7 @@ def _f05():
     h = only_hand(g)
     assert h["winner"] == "P1" and not h["going_rummy"]
     assert h["points"] == {"P1": 42, "P2": 0, "P3": 0, "P4": 0}  # 11 + 30 + 1, no doubling in SOL
+    assert_same_outcome(g)
 
 
 @scenario("F06")
@@ -1324,6 +1332,7 @@ def _f06():
         h = only_hand(g)
         assert (h["winner"], h["going_rummy"]) == ("P1", False)
         assert h["points"] == {"P1": expected, "P2": 0}
+        assert_same_outcome(g)
 
 
 @scenario("F07")
@@ -1336,6 +1345,7 @@ def _f07():
     h = only_hand(g)
     assert (h["winner"], h["going_rummy"]) == ("P1", True)
     assert h["points"] == {"P1": 74, "P2": 0}  # 2 x 37
+    assert_same_outcome(g)
 
 
 P2_GOES_OUT = ("5C 6C 7C 8C 10D JD QD", "5H 6H 7H 8H 10S JS QS", "9C 10C JC QC 5D 6D 7D",
@@ -1420,6 +1430,7 @@ def _f12():
     assert h["points"] == {"P1": 48, "P2": -21, "P3": 35 - 10}
     assert res["totals"] == {"P1": 518, "P2": -36, "P3": 520}
     assert res["match_over"] is True and res["match_winner"] == "P3"  # P1 went out but P3 is highest
+    assert_same_outcome(g)
 
 
 @scenario("F13")
@@ -1489,6 +1500,7 @@ def _f16():
     assert h["result"] == "stock_empty"
     assert h["points"] == {"P1": 28, "P2": -23, "P3": 0}
     assert res["totals"] == {"P1": 28, "P2": -23, "P3": 0}
+    assert_same_outcome(g)
 
 
 @scenario("F17")
@@ -1516,6 +1528,7 @@ def _f18():
     h = only_hand(g)
     assert h["points"]["P2"] == 14 - 27
     assert h["points"]["P1"] == 40 + 21
+    assert_same_outcome(g)
 
 
 @scenario("F19")
@@ -1532,6 +1545,7 @@ def _f19():
     assert res["hands"][1]["points"] == {"P1": 9, "P2": 0}
     assert res["totals"] == {"P1": 101, "P2": 0}
     assert res["match_over"] is True and res["match_winner"] == "P1"
+    assert_same_outcome(g)
     g.deal("P1", bad=("match_over",))
 
 
@@ -1549,6 +1563,7 @@ def _f20():
     assert res["hands"][1]["points"] == {"P1": 0, "P2": 0, "P3": 12, "P4": 0}
     assert res["totals"]["P3"] == 200
     assert res["match_over"] is True and res["match_winner"] == "P3"
+    assert_same_outcome(g)
 
 
 @scenario("F21")
@@ -1566,6 +1581,7 @@ def _f21():
     assert res["hands"][1]["points"] == {"P1": 0, "P2": 9, "P3": 0, "P4": 0}
     assert res["totals"]["P2"] == 199
     assert res["match_over"] is False and res["match_winner"] is None
+    assert_same_outcome(g)
     g.deal("P2")
     g.check()
 
