@@ -18,6 +18,8 @@ RULE_NAMES = {
     "rummy500": "Rummy 500",
 }
 
+SHORT_NAMES = {"basic": "Basic", "solitaired": "Solitaired", "classic": "Classic", "rummy500": "Rummy 500"}
+
 
 def _store():
     return current_app.extensions["rummy_store"]
@@ -75,7 +77,8 @@ def match(mid):
                                message="There is no such match."), 404
     _store().touch(mid)
     current_app.extensions["rummy_live"].camera_match = mid
-    return render_template("match.html", mid=mid, rules=live.match.setup.get("rules"), rule_names=RULE_NAMES)
+    return render_template("match.html", mid=mid, rules=live.match.setup.get("rules"), rule_names=RULE_NAMES,
+                           short_names=SHORT_NAMES)
 
 
 @bp.get("/unlock")

@@ -102,7 +102,7 @@ def test_set_up_match_play_hand_see_scores_and_chart(server, browser, shot):
     assert page.locator("#entry-body .picked-card").count() == 7
     send(page, 6)
     assert page.locator("#melds .meld .card").count() == 7
-    assert page.locator('.player[data-player="Ben"] .held').inner_text().startswith("🂠 1")
+    assert page.locator('.player[data-player="Ben"] .held').inner_text().startswith("1 card")
     shot(page, "03-meld-on-table")
 
     tab(page, "discard")

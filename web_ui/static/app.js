@@ -48,7 +48,7 @@
     const a = $("alert");
     clear(a);
     a.className = "alert-banner " + (kind || "bad");
-    a.append(el("span", { class: "alert-icon" }, kind === "ok" ? "✓" : "✋"), el("span", { class: "alert-text" }, text),
+    a.append(el("span", { class: "alert-icon" }, kind === "ok" ? "✓" : "⚠"), el("span", { class: "alert-text" }, text),
       el("button", { type: "button", class: "btn ghost", onclick: () => { a.hidden = true; } }, "OK"));
     a.hidden = false;
     clearTimeout(alertTimer);
@@ -80,7 +80,7 @@
         el("div", { class: "progress", title: target ? `${total} of ${target}` : "" }, el("div", { class: "bar", style: { width: `${pct}%` } })),
         el("div", { class: "pmeta" },
           target ? el("span", {}, `${Math.max(0, target - total)} to go`) : el("span", {}, ""),
-          held !== null ? el("span", { class: "held" }, `🂠 ${held} card${held === 1 ? "" : "s"}`) : null,
+          held !== null ? el("span", { class: "held" }, `${held} card${held === 1 ? "" : "s"} held`) : null,
           last !== null && last !== undefined && !cur ? el("span", { class: "last" }, `last hand ${last >= 0 ? "+" : ""}${last}`) : null)));
     });
     $("hand-label").textContent = S.current && !(S.current.phase === "over" && !awaiting().length) ? `Hand ${S.current.number}` : (S.hands.length ? `${S.hands.length} hand${S.hands.length === 1 ? "" : "s"} played` : "No hand yet");
@@ -212,7 +212,7 @@
   function renderChart() {
     const box = clear($("chart"));
     const NS = "http://www.w3.org/2000/svg";
-    const W = 900, H = 320, L = 56, R = 110, T = 16, B = 40;
+    const W = 900, H = Math.max(320, 120 + 22 * S.players.length), L = 56, R = 130, T = 16, B = 40;
     const svg = document.createElementNS(NS, "svg");
     svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
     svg.setAttribute("role", "img");
@@ -239,9 +239,11 @@
       const c = COLORS[i % COLORS.length];
       mk("polyline", { points: pts.map((v, j) => `${x(j)},${y(v)}`).join(" "), fill: "none", stroke: c, "stroke-width": 4, "stroke-linejoin": "round", class: "series", "data-player": S.players[i] });
       pts.forEach((v, j) => mk("circle", { cx: x(j), cy: y(v), r: 5, fill: c }));
-      const lv = pts[pts.length - 1];
-      mk("text", { x: x(pts.length - 1) + 10, y: y(lv) + 6 + i * 2, fill: c, class: "series-label" }, `${S.players[i]} ${lv}`);
     });
+    // end labels, pushed apart so equal totals stay readable
+    const labels = series.map((pts, i) => ({ i, v: pts[pts.length - 1], y: y(pts[pts.length - 1]) + 6 })).sort((a, b) => a.y - b.y);
+    for (let k = 1; k < labels.length; k++) if (labels[k].y - labels[k - 1].y < 20) labels[k].y = labels[k - 1].y + 20;
+    for (const l of labels) mk("text", { x: x(n) + 10, y: l.y, fill: COLORS[l.i % COLORS.length], class: "series-label" }, `${S.players[l.i]} ${l.v}`);
     box.append(svg);
   }
   function niceStep(raw) {
@@ -254,7 +256,7 @@
     const w = $("winner");
     if (S.match_over) {
       const who = S.match_winner ? `${Array.isArray(S.match_winner) ? S.match_winner.join(" & ") : S.match_winner} wins the match!` : "The match is over.";
-      w.textContent = `🏆 ${who}`;
+      w.textContent = `★ ${who} ★`;
       w.hidden = false;
     } else w.hidden = true;
   }
@@ -308,7 +310,7 @@
   function renderEntry() {
     const body = clear($("entry-body"));
     if (RR.pinLocked) {
-      body.append(el("p", {}, el("a", { class: "btn warn big", href: "/unlock?next=" + encodeURIComponent(location.pathname) }, "🔒 Enter the PIN to make changes")));
+      body.append(el("p", {}, el("a", { class: "btn warn big", href: "/unlock?next=" + encodeURIComponent(location.pathname) }, "Enter the PIN to make changes")));
       return;
     }
     if (!S) return;
@@ -384,7 +386,7 @@
       showAlert(describe(ev), "ok");
       return true;
     }
-    showAlert(r.message || "Refused", "bad");
+    showAlert(`Not allowed: ${r.message || r.code || "refused"}`, "bad");
     return false;
   }
 

@@ -1,0 +1,132 @@
+"""Durability: SIGKILL `rummy-referee serve` in the middle of a stream of events; after a restart every
+event that was answered 200 is still there, in order, and the match resumes."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PLAYERS = ["Ana", "Ben"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(db: Path, port: int) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    p = subprocess.Popen([sys.executable, "-m", "rummy_referee", "serve", "--port", str(port), "--db", str(db),
+                          "--no-browser"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if p.poll() is not None:
+            raise AssertionError(f"server exited: {p.stdout.read().decode(errors='replace')}")
+        try:
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            c.request("GET", "/api/matches")
+            if c.getresponse().status == 200:
+                c.close()
+                return p
+        except OSError:
+            time.sleep(0.05)
+    p.kill()
+    raise AssertionError("server did not start")
+
+
+def request(conn, method, path, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    conn.request(method, path, body=data, headers={"Content-Type": "application/json"} if data else {})
+    r = conn.getresponse()
+    return r.status, r.read()
+
+
+def event(i: int) -> dict:
+    # quick-mode hands: Ben goes out every hand, Ana is caught with i % 7 + 1 points
+    return {"type": "hand_result", "dealer": PLAYERS[i % 2], "winner": "Ben",
+            "points": {"Ana": i % 7 + 1, "Ben": 0}}
+
+
+@pytest.mark.slow
+def test_sigkill_mid_stream_loses_nothing_answered_200(tmp_path):
+    db = tmp_path / "durable.db"
+    port = free_port()
+    proc = start(db, port)
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        st, body = request(conn, "POST", "/api/matches",
+                           {"type": "match", "rules": "classic", "players": PLAYERS, "options": {"target": 10**9}})
+        assert st == 201, body
+        mid = json.loads(body)["id"]
+
+        acked: list[int] = []
+        failed: list[str] = []
+
+        def stream():
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            i = 0
+            while True:
+                try:
+                    status, b = request(c, "POST", f"/api/matches/{mid}/events", event(i))
+                except (OSError, http.client.HTTPException) as e:
+                    failed.append(repr(e))
+                    return
+                if status != 200:
+                    failed.append(f"{status} {b!r}")
+                    return
+                acked.append(i)
+                i += 1
+
+        t = threading.Thread(target=stream)
+        t.start()
+        deadline = time.monotonic() + 20
+        while len(acked) < 150 and time.monotonic() < deadline and t.is_alive():
+            time.sleep(0.01)
+        assert len(acked) >= 150, failed
+        proc.send_signal(signal.SIGKILL)  # mid-stream: the poster is sending as fast as it can
+        proc.wait(10)
+        t.join(10)
+        assert failed, "the stream should have been cut by the kill"
+        n_acked = len(acked)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+    proc = start(db, port)
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        st, body = request(conn, "GET", f"/api/matches/{mid}/log")
+        assert st == 200
+        lines = body.decode().splitlines()
+        events = [json.loads(x) for x in lines[1:]]
+        # everything answered 200 is there, in order; at most the one request in flight came on top
+        assert n_acked <= len(events) <= n_acked + 1
+        for i, ev in enumerate(events):
+            assert ev["dealer"] == event(i)["dealer"] and ev["points"] == event(i)["points"]
+        st, body = request(conn, "GET", f"/api/matches/{mid}")
+        state = json.loads(body)
+        assert len(state["hands"]) == len(events)
+        assert state["totals"]["Ben"] == sum(i % 7 + 1 for i in range(len(events)))
+        # and the match goes on
+        st, body = request(conn, "POST", f"/api/matches/{mid}/events", event(len(events)))
+        assert st == 200, body
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
