@@ -50,9 +50,22 @@ def cards(spec) -> list[str]:
     return list(spec)
 
 
+_SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+
+
+def canon(card: str) -> str:
+    """The canonical spelling of a card written in any of the contract's input forms ('T♦', 'jd', 'JK=8S')."""
+    c = card.strip()
+    if c.upper().startswith("JK"):
+        return c.upper()
+    suit = _SUIT_SYMBOLS.get(c[-1], c[-1].upper())
+    rank = c[:-1].upper()
+    return ("10" if rank == "T" else rank) + suit
+
+
 def natural(card: str) -> str:
-    """'JK=8S' -> 'JK' (the physical card)."""
-    return JOKER if card.upper().startswith("JK") else card
+    """'JK=8S' -> 'JK' (the physical card), other spellings -> canonical."""
+    return JOKER if card.upper().startswith("JK") else canon(card)
 
 
 def rank_num(card: str) -> int:

@@ -265,6 +265,10 @@ def _b01():
     g = meld_game("basic", 3, "AS 2S 3S")
     g.meld("P1", "AS 2S 3S")
     g.check()
+    # The contract's other card spellings (suit symbols, lower case) name the same cards.
+    g = meld_game("basic", 3, "AS 2S 3S")
+    g.meld("P1", ["A♠", "2s", "3♠"])
+    g.check()
 
 
 @scenario("B02")
@@ -371,6 +375,9 @@ def _b11():
 def _b12():
     g = meld_game("basic", 4, "10D JD QD KD")
     g.meld("P1", "10D JD QD KD")
+    g.check()
+    g = meld_game("basic", 4, "10D JD QD KD")
+    g.meld("P1", ["T♦", "jd", "Q♦", "KD"])
     g.check()
     # The 13-card A..K run, built by lay-offs (no hand can hold 13 cards at once in Basic).
     g = Game("basic", 4)
@@ -648,6 +655,7 @@ def _c12():
         f.check()
         # P2's hand KS QS 9C 8C 7H 6H = 50
         assert only_hand(f)["points"]["P2"] == value - 50
+        assert_same_outcome(f)
 
 
 @scenario("C13")
@@ -810,6 +818,10 @@ def _d10():
     assert g.turn == "P4"
     g.take("P4", "8H")
     g.meld("P4", "8S 8H 8D")
+    for other in ("KC", "3S"):
+        f = g.copy()
+        f.discard("P4", other)
+        f.check()
     g.discard("P4", "QD")  # several cards taken: one of them may go back at once
     g.check()
     assert {"KC", "3S"} <= set(g.hands["P4"])
@@ -965,6 +977,7 @@ def _e02():
     h = only_hand(g)
     assert (h["result"], h["winner"]) == ("out", "P2")
     assert h["points"]["P2"] == loser_points(g, "P2")
+    assert_same_outcome(g)
 
 
 @scenario("E03")
@@ -982,6 +995,7 @@ def _e03():
     h = only_hand(g)
     assert (h["result"], h["winner"]) == ("out", "P2")
     assert h["points"]["P2"] == loser_points(g, "P2")
+    assert_same_outcome(g)
 
 
 E04_P1 = cards("AC 2C 3C 4C 5C 6C 7C 8C 9C KD")
@@ -1356,10 +1370,11 @@ def r500_melds_score(melds, rest, options: dict | None = None) -> int:
     """R500 3p: P1 is dealt the meld cards plus `rest`, melds them on the first turn, and keeps `rest`.
     P2 then goes out (4-card run, then a 3-card run) so the hand is scored. Returns P1's points."""
     g = Game("rummy500", 3, options)
-    mine = [natural(c) for m in melds for c in cards(m)] + cards(rest)
+    plays = [("meld", m) if not isinstance(m, tuple) else m for m in melds]
+    mine = [natural(c) for play in plays for c in cards(play[1])] + cards(rest)
     p2 = next(cards(c) for c in P2_GOES_OUT if not set(cards(c)) & set(mine))
     g.deal("P3", hands={"P1": mine, "P2": p2})
-    turn(g, "P1", *[("meld", m) for m in melds])
+    turn(g, "P1", *plays)
     turn(g, "P2", ("meld", p2[:4]))
     g.idle("P3")
     g.idle("P1")
@@ -1367,6 +1382,7 @@ def r500_melds_score(melds, rest, options: dict | None = None) -> int:
     g.check()
     h = only_hand(g)
     assert h["result"] == "out"
+    assert_same_outcome(g)
     return h["points"]["P1"]
 
 
@@ -1384,6 +1400,9 @@ def _f09():
     assert r500_melds_score(["QS KS AS"], REST4) == 35 - 20
     assert r500_melds_score(["AC AD AH"], REST4) == 45 - 20
     assert r500_melds_score(["AS 2S 3S 4S"], REST3) == 10 - 12
+    # An ace laid off on top of a high run scores 15, below a low run 1 (R500-11).
+    assert r500_melds_score(["JD QD KD", ("lay", "AD", 1)], REST3) == 30 + 15 - 12
+    assert r500_melds_score(["2C 3C 4C", ("lay", "AC", 1)], REST3) == 9 + 1 - 12
 
 
 @scenario("F10")
@@ -1547,6 +1566,15 @@ def _f19():
     assert res["match_over"] is True and res["match_winner"] == "P1"
     assert_same_outcome(g)
     g.deal("P1", bad=("match_over",))
+    # 3 players: target 150.
+    g = Game("basic", 3)
+    g.hand_result("P1", "P1", points={"P1": 0, "P2": 141, "P3": 0})
+    g.hand_result("P2", "P1", points={"P1": 0, "P2": 8, "P3": 0})
+    res = g.check()
+    assert res["totals"]["P1"] == 149 and res["match_over"] is False
+    g.hand_result("P3", "P1", points={"P1": 0, "P2": 1, "P3": 0})
+    res = g.check()
+    assert res["totals"]["P1"] == 150 and res["match_over"] is True and res["match_winner"] == "P1"
 
 
 @scenario("F20")
@@ -1606,6 +1634,13 @@ def _f22():
     g.hand_result("P3", "P1", points={"P1": 0, "P2": 5, "P3": 0})
     res = g.check()
     assert res["match_over"] is True and res["match_winner"] == "P1"
+    g = Game("classic", 3)  # default: first to 150
+    g.hand_result("P3", "P2", points={"P1": 149, "P2": 0, "P3": 0})
+    res = g.check()
+    assert res["match_over"] is False
+    g.hand_result("P1", "P3", points={"P1": 0, "P2": 150, "P3": 0})
+    res = g.check()
+    assert res["match_over"] is True and res["match_winner"] == "P3"
     g = f22_game({"match_hands": 5, "tie_rule": "shared_win"})
     res = g.check()
     assert res["match_over"] is True
@@ -1903,6 +1938,7 @@ def _h01():
     g.check()
     h = only_hand(g)
     assert h["points"]["P3"] == 6 + 7 + 8 + 9 + 30
+    assert_same_outcome(g)
 
 
 @scenario("H02")
@@ -2059,8 +2095,12 @@ def _i04():
     bad = g.discard("P1", "5D", bad="discard_just_taken")
     good = g.discard("P1", g.hands["P1"][0])
     g.draw("P2")
+    g.raw('{"type": "discard", "player": ', bad="bad_json")
+    g.add({"type": "discard", "player": "P2"}, bad="bad_event")  # no card
+    g.add({"type": "discard", "player": "P2", "card": "XZ"}, bad=("bad_card", "unknown_card"))
+    g.discard("P2", g.hands["P2"][-1])
     res = g.check()
-    assert [e["ok"] for e in res["events"]] == [True, True, False, True, True]
+    assert [e["ok"] for e in res["events"]] == [True, True, False, True, True, False, False, False, True]
     assert g.entry(bad)["message"] and g.entry(good)["ok"]
 
 
