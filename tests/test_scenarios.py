@@ -224,6 +224,7 @@ def _a09():
     g.draw("P4")
     res = g.check()
     assert [h["dealer"] for h in res["hands"]] == ["P1", "P2"]
+    assert [h["number"] for h in res["hands"]] == [1, 2]
     assert res["hands"][1]["result"] == "stalemate"
     assert res["hands"][1]["winner"] is None
     assert set(res["hands"][1]["points"].values()) == {0}
@@ -398,10 +399,13 @@ def _b12():
 
 @scenario("B13")
 def _b13():
-    g = meld_game("rummy500", 3, "7S JK 9S")
+    g = meld_game("rummy500", 3, "7S JK 9S JK")
     g.meld("P1", ["7S", "JK", "9S"], bad="joker_undeclared")
     g.meld("P1", ["7S", "JK=8H", "9S"], bad="invalid_meld")
     g.meld("P1", ["7S", "JK=8S", "9S"])
+    g.lay("P1", ["JK"], meld=1, bad="joker_undeclared")  # a joker laid off needs its declaration too
+    g.lay("P1", ["JK=8S"], meld=1, bad="invalid_layoff")
+    g.lay("P1", ["JK=10S"], meld=1)
     g.check()
 
 
@@ -559,6 +563,9 @@ def _c07():
     turn(g, "P1", ("meld", "8H 9H 10H"))
     g.draw("P2")
     g.lay("P2", "6H", meld=1, bad="invalid_layoff")
+    f = g.copy()
+    f.lay("P2", "7H 6H", meld=1)  # the batch is judged by the final meld, whatever the order
+    f.check()
     g.lay("P2", "6H 7H", meld=1)
     g.check()
     g = Game("solitaired", 4)
@@ -1101,6 +1108,7 @@ def _e07():
     h = only_hand(g)
     assert h["result"] == "out"
     assert h["points"]["P1"] == 14 + 40
+    assert_same_outcome(g)
 
 
 @scenario("E08")
@@ -1140,6 +1148,8 @@ def _e09():
     g.draw("P2", bad=HIT)
     g.check()
     assert only_hand(g)["result"] == "out"
+    assert only_hand(g)["points"]["P1"] == 27 + 20
+    assert_same_outcome(g)
 
 
 @scenario("E10")
@@ -1185,6 +1195,8 @@ def _e12():
     g.draw("P2", bad=HIT)
     g.check()
     assert only_hand(g)["result"] == "out"
+    assert only_hand(g)["points"]["P1"] == 27 + 20 + 10
+    assert_same_outcome(g)
 
 
 @scenario("E13")
@@ -1199,7 +1211,20 @@ def _e13():
     g.discard("P1", "9H", bad="discard_playable")
     g.lay("P1", "9H", meld=2)  # out without a discard
     g.check()
+    # An unplayable last card may be discarded to go out.
+    f = Game("rummy500", 3, {"final_discard_must_be_unplayable": True})
+    f.deal("P3", hands={"P1": cards("KC 2S 3S 4S 5S 6S 7S"), "P2": cards("6H 7H 8H")}, reserve=["5H"])
+    turn(f, "P1", ("meld", "2S 3S 4S 5S 6S 7S"))
+    turn(f, "P2", ("meld", "6H 7H 8H"))
+    f.idle("P3")
+    f.draw("P1", "5H")
+    f.lay("P1", "5H", meld=2)
+    f.discard("P1", "KC")
+    f.check()
+    assert only_hand(f)["result"] == "out"
     assert only_hand(g)["result"] == "out"
+    assert only_hand(g)["points"]["P1"] == 27 + 5 + 9  # 2S..7S, and the 5H and 9H laid off
+    assert_same_outcome(g)
 
 
 @scenario("E14")
@@ -1308,6 +1333,20 @@ def _f04():
         g.idle("P1")
         g.idle("P2")
     f02_out(g)
+    g.check()
+    h = only_hand(g)
+    assert (h["winner"], h["going_rummy"]) == ("P1", True)
+    assert h["points"] == {"P1": 90, "P2": 0}
+    assert_same_outcome(g)
+    # AMB-10: the winning turn may also lay off (here onto P2's run) and still be going rummy.
+    g = f02_game(p1=["5S"] + F02_P1[:-1])
+    g.idle("P1")
+    g.idle("P2")
+    g.draw("P1", "8D")
+    g.lay("P1", "5S", meld=1)
+    g.meld("P1", "10H JH QH KH")
+    g.meld("P1", "5C 6C 7C")
+    g.meld("P1", "6D 7D 8D")
     g.check()
     h = only_hand(g)
     assert (h["winner"], h["going_rummy"]) == ("P1", True)
@@ -1445,7 +1484,7 @@ def _f12():
     turn(g, "P1", ("meld", "KC KD KS"))
     res = g.check()
     h = res["hands"][1]
-    assert h["result"] == "out"
+    assert h["result"] == "out" and h["going_rummy"] is False
     assert h["points"] == {"P1": 48, "P2": -21, "P3": 35 - 10}
     assert res["totals"] == {"P1": 518, "P2": -36, "P3": 520}
     assert res["match_over"] is True and res["match_winner"] == "P3"  # P1 went out but P3 is highest
@@ -1717,6 +1756,7 @@ def _g03():
     h = only_hand(g)
     assert (h["result"], h["winner"], h["going_rummy"]) == ("out", "P2", True)
     assert h["points"] == {"P1": 0, "P2": 2 * basic_points(g.hands["P1"])}
+    assert_same_outcome(g)
 
 
 @scenario("G04")
@@ -1788,6 +1828,7 @@ def _g08():
     g = r500_empty_stock({}, {}, dealer="P2")
     assert g.turn == "P2"
     g.take("P2")
+    g.end_hand("stock_empty", bad="end_hand_not_allowed")  # P2 has drawn: finish the turn first
     g.discard("P2", g.hands["P2"][0])
     mid = len(g.lines)
     g.end_hand("stock_empty")  # P3 declines the discard pile
@@ -1796,6 +1837,7 @@ def _g08():
     h = only_hand(g)
     assert h["result"] == "stock_empty"
     assert h["points"] == {p: -r500_hand_points(g.hands[p]) for p in g.players}
+    assert_same_outcome(g)
 
 
 @scenario("G09")
@@ -1809,6 +1851,7 @@ def _g09():
     h = only_hand(g)
     assert h["result"] == "stock_empty"
     assert h["points"] == {q: -r500_hand_points(g.hands[q]) for q in g.players}
+    assert_same_outcome(g)
 
 
 def sd1_game(p3_run: str) -> Game:
@@ -1929,6 +1972,10 @@ def _h01():
     g = h_setup()
     g.idle("P1", "9H")
     g.call_rummy("P3", "9H")
+    f = g.copy()
+    f.discard("P3", "9H", bad=("deep_card_unused", "discard_just_taken"))  # the claimed card must be played
+    f.draw("P3", bad=("already_drawn",))  # the call replaces the draw
+    f.check()
     g.lay("P3", "9H", meld=1)
     g.discard("P3", next(c for c in g.hands["P3"] if c not in ("KC", "KD", "KS")))
     g.draw("P2", bad=OUT_OF_TURN)  # P2's turn is skipped
@@ -2156,9 +2203,10 @@ def _i08():
     g.discard("P1", x, face_down=True, bad="face_down_not_last")
     g.discard("P1", x)
     g.check()
-    g = Game("classic", 3)  # no face-down discard in this preset at all
-    g.deal()
-    x = g.stock_card()
-    g.draw("P1", x)
-    g.discard("P1", x, face_down=True, bad=("face_down_not_allowed", "face_down_not_last"))
-    g.check()
+    for rules, n in (("classic", 3), ("solitaired", 4), ("rummy500", 3)):  # no face-down discard there
+        g = Game(rules, n)
+        g.deal()
+        x = g.stock_card()
+        g.draw("P1", x)
+        g.discard("P1", x, face_down=True, bad=("face_down_not_allowed", "face_down_not_last"))
+        g.check()
