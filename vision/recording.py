@@ -265,6 +265,14 @@ def _h(*parts) -> float:
     return (zlib.crc32("|".join(map(str, parts)).encode()) % 100003) / 100003.0
 
 
+def _room(cards: list[str]) -> tuple[int, int]:
+    """Cards a meld may still take below and above (at most 4 each way): runs grow at both ends, sets up to 4."""
+    if len(cards) < 3 or len({c[:-1] for c in cards}) == 1:
+        return 0, max(0, 4 - len(cards)) if len(cards) >= 3 else 0
+    ranks = sorted(rank_of(c) for c in cards)
+    return min(4, ranks[0] - 1), min(4, 13 - ranks[-1])
+
+
 @dataclass
 class Geometry:
     width: int
@@ -282,28 +290,39 @@ class Geometry:
     def cw(self) -> float:
         return self.ch * 0.714
 
-    def _place_new(self, zone: str, ncards: int, key) -> tuple[str, float, float, float]:
-        """Anchor (x of the first card centre, row y) for a new group after the groups already in the zone."""
+    def _place_new(self, zone: str, cards: list[str], key) -> tuple[str, float, float, float]:
+        """Anchor (centre of the group's first card, row y, angle) for a new group, beside the groups already
+        in the zone, with room for the cards it may still take at each end. Players across the table (the top zones) see
+        their cards upright, so for the camera those lie upside down and fan out leftwards."""
         x1, y1, x2, y2 = zone_boxes(self.players)[zone]
         X1, Y1, X2, Y2 = x1 * self.width, y1 * self.height, x2 * self.width, y2 * self.height
+        cw, st = self.cw, self.step * self.cw
         rows = [Y1 + 0.1 * self.ch + self.ch / 2, Y1 + 0.1 * self.ch + self.ch * 1.62]
         top = zone != self.players[0]
-        if top:  # players across the table: their cards face them (upside down for the camera)
+        if top:
             rows = [Y2 - (r - Y1) for r in rows]
+        low, high = _room(cards)
+        need = cw + (len(cards) - 1 + low + high) * st
+        gap = 0.6 * cw
+        angle = (180.0 if top else 0.0) + (_h(key, "a") - 0.5) * 14
         for row in rows:
             used = [a for a in self.anchors.values() if a[0] == zone and abs(a[2] - row) < 1]
-            right = max((a[4] for a in used), default=X1 + 0.2 * self.cw)
-            x = right + 0.75 * self.cw + 2 * self.step * self.cw
-            end = x + (ncards - 1 + 2) * self.step * self.cw + self.cw / 2
-            if end < X2 - 0.1 * self.cw or row == rows[-1]:
-                angle = (180.0 if top else 0.0) + (_h(key, "a") - 0.5) * 14
-                self.anchors[key] = (zone, x, row, angle, end)
+            if not top:
+                lo = max((a[5] for a in used), default=X1 + 0.1 * cw - gap) + gap
+                hi = lo + need
+                x = lo + cw / 2 + low * st
+            else:
+                hi = min((a[4] for a in used), default=X2 - 0.1 * cw + gap) - gap
+                lo = hi - need
+                x = hi - cw / 2 - low * st
+            if (lo >= X1 and hi <= X2) or row == rows[-1]:
+                self.anchors[key] = (zone, x, row, angle, lo, hi)
                 return self.anchors[key][:4]
         raise AssertionError("unreachable")
 
-    def anchor(self, zone: str, ncards: int, key):
+    def anchor(self, zone: str, cards: list[str], key):
         if key not in self.anchors:
-            self._place_new(zone, ncards, key)
+            self._place_new(zone, cards, key)
         return self.anchors[key][:4]
 
     def placements(self, table: Table, deck: str, stock_cards: int = 5, empty: bool = False) -> list:
@@ -323,10 +342,10 @@ class Geometry:
             out.append(Placement(c, deck, (dx + (_h(c, "x") - 0.5) * 0.12 * cw, dy + (_h(c, "y") - 0.5) * 0.12 * ch),
                                  (_h(c, "r") - 0.5) * 16, ch))
         for m in table.melds:
-            zone, x, y, angle = self.anchor(m["zone"], len(m["cards"]), ("meld", m["id"]))
+            zone, x, y, angle = self.anchor(m["zone"], m["cards"], ("meld", m["id"]))
             out += self._fan(m["cards"], m.get("base", 0), x, y, angle, deck, self.step)
         for p, cards in table.reveals.items():
-            zone, x, y, angle = self.anchor(p, len(cards), ("reveal", p))
+            zone, x, y, angle = self.anchor(p, cards, ("reveal", p))
             out += self._fan(cards, 0, x, y, angle, deck, 0.42)
         return out
 
@@ -496,9 +515,127 @@ def write_recording(script: Script, spec: RecordingSpec, out: Path, seed: int = 
     return info
 
 
-def main(argv: list[str] | None = None) -> int:
+def _norm_event(e: dict) -> str:
+    e = dict(e)
+    if e.get("type") == "draw":
+        e.pop("card", None)  # the referee fills in the card of a discard-pile draw
+    if "cards" in e:
+        e["cards"] = sorted(e["cards"])
+    return json.dumps(e, sort_keys=True)
+
+
+def _lcs(a: list[str], b: list[str]) -> int:
+    prev = [0] * (len(b) + 1)
+    for x in a:
+        cur = [0]
+        for j, y in enumerate(b):
+            cur.append(prev[j] + 1 if x == y else max(prev[j + 1], cur[j]))
+        prev = cur
+    return prev[-1]
+
+
+def compare_logs(inferred: list[str], expected: list[str]) -> dict:
+    """Event-level agreement of two game logs (match line first): matched events in order (LCS), and whether
+    both replay to the same result (hands and totals)."""
+    from referee import replay_lines
+
+    a = [_norm_event(json.loads(x)) for x in inferred[1:]]
+    b = [_norm_event(json.loads(x)) for x in expected[1:]]
+    tp = _lcs(a, b)
+    ra, rb = replay_lines(inferred), replay_lines(expected)
+    same = ra["hands"] == rb["hands"] and ra["totals"] == rb["totals"]
+    return {"inferred": len(a), "expected": len(b), "matched": tp, "same_result": same}
+
+
+def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white", seed: int = 0,
+             width: int = 1280, height: int = 720, surfaces: list[str] | None = None, verbose: bool = True,
+             save_dir: Path | None = None) -> dict:
+    """Renders `n_hands` scripted hands (2 and 3 players, several table surfaces, hands over the cards, a few
+    blurred frames) with `deck`, tracks each like `track` does, and compares with the scripted logs."""
+    import time
+
+    from referee import Match
+    from vision.layout import Layout
+    from vision.pipeline import TableTracker
+
+    surfaces = surfaces or ["felt", "wood", "cloth", "plain", "marble", "noise"]
+    if detector == "model":
+        from vision.detector import Detector
+
+        model = Detector()
+    rows = []
+    t0 = time.time()
+    k = 0
+    for i in range(n_hands):
+        players = ["Ana", "Ben", "Cleo"][: 2 + (i % 2)]
+        dealer = players[i % len(players)]
+        script = None
+        while script is None:
+            script = script_hand(np.random.default_rng(seed * 100003 + k), players, dealer)
+            k += 1
+        spec = RecordingSpec(width=width, height=height, deck=deck, surface=surfaces[i % len(surfaces)])
+        rng = np.random.default_rng(seed * 7 + i)
+        layout = Layout.from_dict(layout_dict(players, spec.card_height))
+        if detector == "model":
+            det = model
+        else:
+            det = OracleDetector(np.random.default_rng(1000 + i))
+        tracker = TableTracker(layout, Match(script.match), dealer, det, fps=spec.fps, auto_confirm=True)
+        nframes = 0
+        for img, truth in frames_of(script, spec, rng):
+            if detector != "model":
+                det.truth = truth
+            tracker.process(img)
+            nframes += 1
+        inferred = [json.dumps(script.match)] + [json.dumps(e) for e in tracker.referee.events]
+        expected = script.expected_log()
+        row = compare_logs(inferred, expected)
+        row.update(hand=i, players=len(players), surface=spec.surface, frames=nframes,
+                   refused=sum(1 for o in tracker.observer.outcomes if not o["ok"]),
+                   uncertain=sum(1 for o in tracker.observer.outcomes if o.get("uncertain")))
+        rows.append(row)
+        if save_dir is not None:
+            d = Path(save_dir)
+            d.mkdir(parents=True, exist_ok=True)
+            (d / f"hand{i:02d}.inferred.jsonl").write_text("\n".join(inferred) + "\n")
+            (d / f"hand{i:02d}.expected.jsonl").write_text("\n".join(expected) + "\n")
+        if verbose:
+            print(json.dumps(row), flush=True)
+    tp = sum(r["matched"] for r in rows)
+    n_inf = sum(r["inferred"] for r in rows)
+    n_exp = sum(r["expected"] for r in rows)
+    return {"detector": detector, "deck": deck, "hands": len(rows), "frames": sum(r["frames"] for r in rows),
+            "events_expected": n_exp, "events_inferred": n_inf, "events_matched": tp,
+            "precision": round(tp / n_inf, 4) if n_inf else 0.0, "recall": round(tp / n_exp, 4) if n_exp else 0.0,
+            "exact_result": sum(r["same_result"] for r in rows), "seconds": round(time.time() - t0, 1)}
+
+
+def evaluate_main(argv: list[str]) -> int:
     import argparse
 
+    ap = argparse.ArgumentParser(prog="python -m vision.recording evaluate",
+                                 description="Acceptance measurement: scripted hands rendered, tracked, compared.")
+    ap.add_argument("--hands", type=int, default=20)
+    ap.add_argument("--detector", choices=["oracle", "model"], default="oracle")
+    ap.add_argument("--deck", default="kde-nicu-white", help="deck design (use one the detector never trained on)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--width", type=int, default=1280)
+    ap.add_argument("--height", type=int, default=720)
+    ap.add_argument("--save", default=None, help="folder for the inferred and expected logs")
+    a = ap.parse_args(argv)
+    res = evaluate(a.hands, a.detector, a.deck, a.seed, a.width, a.height,
+                   save_dir=Path(a.save) if a.save else None)
+    print(json.dumps(res))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    import sys
+
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["evaluate"]:
+        return evaluate_main(argv[1:])
     ap = argparse.ArgumentParser(prog="python -m vision.recording",
                                  description="Render a scripted hand of basic Rummy as a frame folder for `track`.")
     ap.add_argument("--out", required=True, help="output folder")
