@@ -566,3 +566,23 @@ def assert_same_outcome(g: Game) -> None:
     res = t.check()
     for key in ("hands", "totals", "match_over", "match_winner"):
         assert res[key] == full[key], f"hidden-hand replay differs in {key}: {res[key]} != {full[key]}"
+
+
+def cli_replay(lines: list[str]) -> tuple[int, str]:
+    """`rummy-referee replay LOG --json`, in process: (exit status, stdout)."""
+    import contextlib
+    import io
+    import tempfile
+
+    from rummy_referee.cli import main
+
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as fh:
+        fh.write("\n".join(lines) + "\n")
+        path = fh.name
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            rc = main(["replay", path, "--json"])
+    finally:
+        os.unlink(path)
+    return rc, out.getvalue()

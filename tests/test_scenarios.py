@@ -19,6 +19,7 @@ from tests.scenario_kit import (
     assert_same_outcome,
     basic_points,
     cards,
+    cli_replay,
     natural,
     quick_win,
     r500_hand_points,
@@ -135,6 +136,8 @@ def _a03():
     assert setup_refused({"type": "match", "rules": "solitaired", "players": ["P1", "P2", "P3", "P4", "P5"]})
     with pytest.raises(referee.SetupError):
         referee.Match({"type": "match", "rules": "solitaired", "players": ["P1", "P2", "P3"]})
+    rc, _ = cli_replay([json.dumps({"type": "match", "rules": "solitaired", "players": ["P1", "P2", "P3"]})])
+    assert rc == 2  # contract: the first line is not a valid match
     g = Game("solitaired", 4)
     g.deal(sizes={p: 6 for p in g.players}, bad="wrong_deal_size")
     g.deal()
@@ -1488,6 +1491,8 @@ def _f12():
     assert h["points"] == {"P1": 48, "P2": -21, "P3": 35 - 10}
     assert res["totals"] == {"P1": 518, "P2": -36, "P3": 520}
     assert res["match_over"] is True and res["match_winner"] == "P3"  # P1 went out but P3 is highest
+    rc, out = cli_replay(g.text_lines())
+    assert rc == 0 and json.loads(out) == res  # the command line prints the same object
     assert_same_outcome(g)
 
 
