@@ -78,6 +78,13 @@ PROC_DESIGNS: dict[str, dict] = {
     "proc-complex": dict(font=cv2.FONT_HERSHEY_COMPLEX, paper=(236, 244, 250), red=(50, 40, 190), black=(35, 25, 25),
                          idx_h=0.09, suit_h=0.065, idx_x=0.055, idx_y=0.05, border=(160, 120, 40), thick=0.12,
                          back=((20, 20, 20), (60, 170, 210)), face=(40, 120, 200)),
+    # black cards with gold (hearts, diamonds) and silver (spades, clubs) print
+    "proc-noir": dict(font=cv2.FONT_HERSHEY_SIMPLEX, paper=(28, 26, 26), red=(60, 170, 215), black=(215, 215, 210),
+                      idx_h=0.085, suit_h=0.07, idx_x=0.05, idx_y=0.045, border=None, thick=0.13,
+                      back=((20, 20, 20), (60, 150, 200)), face=(40, 90, 120)),
+    "proc-noir-duplex": dict(font=cv2.FONT_HERSHEY_DUPLEX, paper=(15, 15, 18), red=(80, 190, 230), black=(235, 235, 235),
+                             idx_h=0.08, suit_h=0.065, idx_x=0.055, idx_y=0.05, border=(70, 150, 190), thick=0.12,
+                             back=((30, 30, 30), (90, 90, 90)), face=(30, 70, 100)),
 }
 
 PIP_LAYOUT = {
