@@ -40,8 +40,19 @@ def _parse_natural(text: str, original: str) -> str:
     return rank + suit
 
 
+_FAST: dict[str, str] = {}
+for _c in ALL_CARDS:
+    for _r in {_c[:-1], _c[:-1].lower(), "T" if _c[:-1] == "10" else _c[:-1], "t" if _c[:-1] == "10" else _c[:-1]}:
+        for _s in {_c[-1], _c[-1].lower(), SUIT_SYMBOL[_c[-1]]}:
+            _FAST[_r + _s] = _c
+_FAST.update({"JK": JOKER, "jk": JOKER, "Jk": JOKER})
+
+
 def parse_card(text: object) -> str:
     """Parse one natural card or a bare joker into canonical form ("10H", "JK")."""
+    fast = _FAST.get(text) if isinstance(text, str) else None
+    if fast is not None:
+        return fast
     if not isinstance(text, str):
         raise CardError(f"{text!r} is not a card: expected text such as '10H'")
     t = text.strip()
@@ -76,6 +87,9 @@ def parse_played(text: object) -> PlayedCard:
     """
     if not isinstance(text, str):
         raise CardError(f"{text!r} is not a card: expected text such as '10H' or 'JK=8S'")
+    fast = _FAST.get(text)
+    if fast is not None:
+        return PlayedCard(fast, None if fast == JOKER else fast)
     t = text.strip()
     if "=" in t:
         left, _, right = t.partition("=")

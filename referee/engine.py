@@ -281,6 +281,54 @@ class Match:
         }
         return out
 
+    def legal_moves(self) -> dict:
+        """What may happen next: event types allowed now, draw sources, and what each table meld accepts.
+
+        `layoff_targets` maps meld number → natural cards that could be laid off alone on it and are not
+        already accounted for; `playable` lists the current player's known cards that fit some meld.
+        """
+        h = self.hand
+        if self.match_over:
+            return {"player": None, "phase": "match_over", "allowed": []}
+        if h is None or (h.phase == "over" and not (h.awaiting or h.facedown_pending)):
+            return {"player": None, "phase": "between_hands", "allowed": ["deal", "hand_result"],
+                    "dealer": None if self.next_dealer is None else self.players[self.next_dealer]}
+        if h.phase == "over":
+            return {"player": None, "phase": "reveal", "allowed": ["reveal"],
+                    "awaiting_reveal": [self.players[i] for i in sorted(h.awaiting)]}
+        r = self.rules
+        seen = self._seen(h)
+        targets: dict[int, list[str]] = {}
+        for m in h.melds:
+            ext = single_extensions(m.shape, r.ace_mode)
+            targets[m.id] = sorted((c for c in ext if seen[c] < self._mult[c]), key=_sort_key)
+        p = h.current
+        known = h.known[p]
+        playable = sorted({c for m in h.melds for c in single_extensions(m.shape, r.ace_mode) if known[c] > 0},
+                          key=_sort_key)
+        allowed: list[str]
+        draw_from: list[str] = []
+        if h.phase == "draw":
+            if h.stock > 0 or self._can_recycle_on_demand(h):
+                draw_from.append("stock")
+            if h.discard:
+                draw_from.append("discard")
+            allowed = ["draw"]
+            if r.scoring == "winner_takes_hands" or (h.stock == 0):
+                allowed.append("end_hand")
+            if h.call_window is not None:
+                allowed.append("call_rummy")
+        else:
+            allowed = ["meld", "discard"]
+            if h.melds and (not r.layoff_requires_own_meld or h.has_melded[p]):
+                allowed.insert(1, "lay_off")
+            if r.max_melds_per_turn is not None and h.melds_this_turn >= r.max_melds_per_turn:
+                allowed.remove("meld")
+        return {"player": self.players[p], "phase": h.phase, "allowed": allowed, "draw_from": draw_from,
+                "layoff_targets": targets, "playable": playable,
+                "must_use": h.deep_card if not h.deep_used else None,
+                "cannot_discard": h.single_taken}
+
     def current_player(self) -> str | None:
         h = self.hand
         if h is None or h.phase == "over":
@@ -327,13 +375,21 @@ class Match:
             seen.update(k)
         return seen
 
-    def _check_available(self, h: Hand, cards: Iterable[str], extra_seen: Counter | None = None) -> None:
+    def _seen_count(self, h: Hand, card: str) -> int:
+        """How many copies of `card` the referee already knows the place of."""
+        n = h.discard.count(card)
+        for m in h.melds:
+            for pc in m.shape.cards:
+                if pc.card == card:
+                    n += 1
+        for k in h.known:
+            n += k[card]
+        return n
+
+    def _check_available(self, h: Hand, cards: Iterable[str]) -> None:
         """Cards that become visible must not exceed the deck's copies (C-1.2, C-11.2)."""
-        seen = self._seen(h)
-        if extra_seen:
-            seen.update(extra_seen)
         for c, n in Counter(cards).items():
-            if seen[c] + n > self._mult[c]:
+            if self._seen_count(h, c) + n > self._mult[c]:
                 if c == JOKER and not self._mult[c]:
                     raise Refusal("joker_not_allowed", "this match is played without jokers", "C-1.1")
                 copies = self._mult[c]
@@ -487,9 +543,10 @@ class Match:
             if card is not None:
                 if card == JOKER and not r.jokers:
                     raise Refusal("joker_not_allowed", "this match is played without jokers", "C-1.1")
-                pile_cards = Counter(h.discard if not recycle else h.discard[-1:] if r.recycle_keeps_top else [])
-                seen = self._seen(h) - Counter(h.discard) + pile_cards if recycle else self._seen(h)
-                if seen[card] + 1 > self._mult[card]:
+                seen = self._seen_count(h, card)
+                if recycle:  # the pile is about to become the stock
+                    seen -= h.discard.count(card) - (h.discard[-1:].count(card) if r.recycle_keeps_top else 0)
+                if seen + 1 > self._mult[card]:
                     raise Refusal("duplicate_card", f"{describe(card)} cannot be in the stock: the deck has "
                                   f"{self._mult[card]} and it is already accounted for", "C-11.2")
             if recycle:
