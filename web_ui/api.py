@@ -204,7 +204,7 @@ def import_text(text: str):
         return {"ok": False, "code": getattr(e, "code", "bad_setup"), "message": getattr(e, "message", str(e))}, 422
     refused = sorted(refused + more, key=lambda r: r["line"])
     _live().camera_match = live.id
-    _live().publish(live.id, None)
+    _live().changed(live.id, None)
     return {"ok": True, "id": live.id, "accepted": len(live.match.events), "refused": refused}, 201
 
 

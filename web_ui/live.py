@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+import queue
 import threading
 import time
 from typing import Any
@@ -31,6 +32,11 @@ class Live:
         self.camera_match: str | None = None  # the match the camera's events go to
         self._proposed: dict[str, list[dict]] = {}
         self._lock = threading.Lock()
+        # changes are fanned out by one thread, in order, so a request is answered as soon as its
+        # event is on disk; building the state for the screens overlaps the next event's fsync
+        self._outbox: queue.SimpleQueue = queue.SimpleQueue()
+        self._publisher = threading.Thread(target=self._publish_loop, name="rummy-publisher", daemon=True)
+        self._publisher.start()
         if pipeline is not None and hasattr(pipeline, "on_event"):
             pipeline.on_event(self.camera_event)
 
@@ -41,15 +47,26 @@ class Live:
         self.hub.publish(mid, sse_message("state", {"version": st["version"], "change": change, "state": st},
                                           st["version"]))
 
+    def _publish_loop(self) -> None:
+        while True:
+            mid, change = self._outbox.get()
+            try:
+                self.publish(mid, change)
+            except Exception:  # a broken state must not stop the other matches' updates
+                log.exception("publishing a change of match %s failed", mid)
+
+    def changed(self, mid: str, change: dict | None) -> None:
+        self._outbox.put((mid, change))
+
     def apply(self, mid: str, event: Any, source: str | None = None):
         verdict, act = self.store.apply(mid, event, source)
-        self.publish(mid, act.as_json())
+        self.changed(mid, act.as_json())
         return verdict, act
 
     def undo(self, mid: str, source: str | None = None):
         act = self.store.undo(mid, source)
         if act is not None:
-            self.publish(mid, act.as_json())
+            self.changed(mid, act.as_json())
         return act
 
     # -- camera -------------------------------------------------------------------------------------

@@ -45,7 +45,7 @@ CREATE TABLE IF NOT EXISTS events (
     source TEXT,
     created REAL NOT NULL,
     PRIMARY KEY (match_id, seq)
-);
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
