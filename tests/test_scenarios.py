@@ -314,6 +314,11 @@ def _b05():
     g.check()
     g2.meld("P1", "JH QH KH AH")
     g2.check()
+    # The same with a joker standing for the ace: high is fine, round the corner is not.
+    g = meld_game("rummy500", 3, "QH KH JK 2H")
+    g.meld("P1", ["KH", "JK=AH", "2H"], bad="invalid_meld")
+    g.meld("P1", ["QH", "KH", "JK=AH"])
+    g.check()
 
 
 @scenario("B06")
@@ -844,6 +849,13 @@ def _d11():
     g.take("P4")  # the pile is unchanged: QD is still the top card
     x = g.hands["P4"][0]
     g.discard("P4", x)
+    g.check()
+    # The same with a joker as the deep card: no table meld, and no two natural cards among P4's hand and
+    # the taken cards that a joker could complete (no pair, no two cards of a suit within two ranks).
+    g = r500_pile(4, cards("JK KC 3S QD"), {"P4": cards("5H 7D 9S JH 2C 6S 10C")})
+    g.take("P4", "JK", bad=("deep_card_unusable", "deep_pickup_not_allowed"))
+    g.take("P4")
+    g.discard("P4", "5H")
     g.check()
 
 
@@ -1532,6 +1544,7 @@ def _f15():
     assert r500_melds_score(["10C JC QC"], rest5, v) == 30 - 20
     assert r500_melds_score(["AS 2S 3S"], rest5, v) == 15 - 20
     assert r500_melds_score(["QS KS AS"], rest5, v) == 35 - 20
+    assert r500_melds_score(["AC AD AH"], rest5, v) == 45 - 20
     assert r500_melds_score(["3H 4H 5H"], "9D AC JK 2C", v) == 15 - (5 + 15 + 15 + 5)
 
 
@@ -2060,6 +2073,13 @@ def _h07():
     g.deal("P4", hands={"P3": cards("9C 9D")}, reserve=["9H"])
     g.idle("P1", "9H")
     g.call_rummy("P3", "9H", bad="rummy_call_invalid")  # it would need P3's own 9C 9D
+    g.draw("P2")
+    g.check()
+    # A discarded joker with no meld on the table and no meld in the pile: a call would need hand cards too.
+    g = Game("rummy500", 4)
+    g.deal("P4", upcard="5H", hands={"P3": cards("9C 9D")}, reserve=["JK"])
+    g.idle("P1", "JK")
+    g.call_rummy("P3", "JK", bad="rummy_call_invalid")
     g.draw("P2")
     g.check()
 
