@@ -280,7 +280,8 @@ class Geometry:
     players: list[str]
     card_height: float = 0.16  # relative to the frame height
     step: float = 0.27  # fan overlap: offset between cards, in card widths
-    anchors: dict = field(default_factory=dict)  # meld id / reveal key -> (zone, x, y, angle)
+    anchors: dict = field(default_factory=dict)  # meld id / reveal key -> (zone, x, y, angle, lo, hi)
+    fallback: set = field(default_factory=set)  # cards the deck design lacks (drawn with proc-classic)
 
     @property
     def ch(self) -> float:
@@ -326,7 +327,11 @@ class Geometry:
         return self.anchors[key][:4]
 
     def placements(self, table: Table, deck: str, stock_cards: int = 5, empty: bool = False) -> list:
+        from vision.synth.decks import load_deck
         from vision.synth.scene import Placement
+
+        faces = load_deck(deck)
+        self.fallback = {c for c in DECK if c not in faces}
 
         ch, cw = self.ch, self.cw
         out = []
@@ -339,7 +344,8 @@ class Geometry:
         dx = (DISCARD_BOX[0] + DISCARD_BOX[2]) / 2 * self.width
         dy = (DISCARD_BOX[1] + DISCARD_BOX[3]) / 2 * self.height
         for c in table.pile:  # a squared pile, a little messy
-            out.append(Placement(c, deck, (dx + (_h(c, "x") - 0.5) * 0.12 * cw, dy + (_h(c, "y") - 0.5) * 0.12 * ch),
+            out.append(Placement(c, self._deck(c, deck), (dx + (_h(c, "x") - 0.5) * 0.12 * cw,
+                                                          dy + (_h(c, "y") - 0.5) * 0.12 * ch),
                                  (_h(c, "r") - 0.5) * 16, ch))
         for m in table.melds:
             zone, x, y, angle = self.anchor(m["zone"], m["cards"], ("meld", m["id"]))
@@ -349,6 +355,9 @@ class Geometry:
             out += self._fan(cards, 0, x, y, angle, deck, 0.42)
         return out
 
+    def _deck(self, card: str, deck: str) -> str:
+        return "proc-classic" if card in self.fallback else deck
+
     def _fan(self, cards, base, x, y, angle, deck, step):
         from vision.synth.scene import Placement
 
@@ -357,7 +366,7 @@ class Geometry:
         out = []
         for k, c in enumerate(cards):
             off = (base + k) * step * self.cw
-            out.append(Placement(c, deck, (x + off * ux, y + off * uy), angle, self.ch))
+            out.append(Placement(c, self._deck(c, deck), (x + off * ux, y + off * uy), angle, self.ch))
         return out
 
 
@@ -380,8 +389,9 @@ class RecordingSpec:
 DEMO_DIR = Path(__file__).resolve().parent / "data" / "demo"
 
 
-def frames_of(script: Script, spec: RecordingSpec, rng: np.random.Generator):
-    """Yields (image_bgr, truth) per frame; truth = list of (card, box, corners) of the visible cards."""
+def frames_of(script: Script, spec: RecordingSpec, rng: np.random.Generator, marks: list | None = None):
+    """Yields (image_bgr, truth) per frame; truth = list of (card, box, corners) of the visible cards.
+    `marks`, when given, receives (frame number, step number) for the first still frame after each step."""
     import cv2
 
     from vision.synth.scene import render
@@ -415,16 +425,22 @@ def frames_of(script: Script, spec: RecordingSpec, rng: np.random.Generator):
         return img
 
     prev: Table | None = None
+    n = 0
     for _ in range(spec.hold):  # the empty table before the deal
         img, truth = draw(None, 0, -1)
+        n += 1
         yield maybe_blur(img), truth
     for si, step in enumerate(script.steps):
         show_hand = step.actor is not None and rng.random() < spec.hand_prob
         if show_hand:
             for _ in range(spec.hand_frames):
                 img, truth = draw(prev, 1, None)
+                n += 1
                 yield img, truth
+        if marks is not None:
+            marks.append((n, si))
         for _ in range(spec.hold):
+            n += 1
             hands = 1 if rng.random() < spec.distractor_prob else 0
             img, truth = draw(step.table, hands, si)
             yield maybe_blur(img), truth
