@@ -184,6 +184,17 @@ class Pipeline:
     def referee(self):
         return self._referee
 
+    def set_referee(self, referee, first_dealer: str | None = None) -> None:
+        """Sends the camera's events to another match from now on (pending proposals are dropped); the table
+        is compared with that match's state at the next stable change."""
+        self._referee = referee
+        if first_dealer is not None:
+            self._first_dealer = first_dealer
+        t = self._tracker
+        if t is not None:
+            t.observer = Observer(referee, self._first_dealer, min_confidence=self._min_conf)
+            t.observer.on_event(self._emit)
+
     def latest_jpeg(self) -> bytes | None:
         """The newest frame, annotated, as JPEG (None before the first frame)."""
         import cv2
