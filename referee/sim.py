@@ -35,13 +35,16 @@ class Simulator:
         self.hand_end_index: list[tuple[int, int]] = []  # (hand number, log length after its last event)
 
     # -------------------------------------------------------------- plumbing
-    def apply(self, ev: dict) -> None:
+    def apply(self, ev: dict, must: bool = True) -> bool:
+        """Apply a move. A refused move must leave the state as it was, so trying a move is just applying it."""
         h = self.match.hand
         before_discard = list(h.discard) if h else []
         before_recycles = h.recycles if h else 0
         v = self.match.apply(ev)
         if not v.ok:
-            raise SimulationError(f"legal move refused: {ev} -> {v.code}: {v.message}")
+            if must:
+                raise SimulationError(f"legal move refused: {ev} -> {v.code}: {v.message}")
+            return False
         self.log.append(self.match.events[-1])
         h = self.match.hand
         if h is not None and h.phase == "over" and (not self.hand_end_index
@@ -59,6 +62,7 @@ class Simulator:
             self.stock = moved + self.stock
             if len(self.stock) != h.stock:
                 raise SimulationError("simulator stock out of step with the referee")
+        return True
 
     def deck(self) -> list[str]:
         r = self.match.rules
@@ -259,9 +263,7 @@ class Simulator:
                 phys = [c.split("=")[0] if c.startswith("JK") else c for c in cards]
                 if not self._can_leave(p, phys):
                     continue
-                v = m.copy().apply({"type": "meld", "player": name, "cards": cards})
-                if v.ok:
-                    self.apply({"type": "meld", "player": name, "cards": cards})
+                if self.apply({"type": "meld", "player": name, "cards": cards}, must=False):
                     made += 1
                     done = True
                     break
@@ -290,8 +292,7 @@ class Simulator:
                 if not self._can_leave(p, [phys]):
                     continue
                 ev = {"type": "lay_off", "player": name, "cards": [c], "meld": mid}
-                if m.copy().apply(ev).ok:
-                    self.apply(ev)
+                if self.apply(ev, must=False):
                     played = True
                     break
             if not played:
@@ -311,8 +312,7 @@ class Simulator:
             ev = {"type": "discard", "player": name, "card": c}
             if h.counts[p] == 1 and r.final_discard_face_down and self.rng.random() < 0.5:
                 ev["face_down"] = True
-            if m.copy().apply(ev).ok:
-                self.apply(ev)
+            if self.apply(ev, must=False):
                 return
         raise SimulationError(f"no legal discard for {name}: {choices}")
 
@@ -343,7 +343,7 @@ class Simulator:
         else:
             out.append({"type": "draw", "player": cur, "from": "stock"})
             hand = list(h.known[h.current].elements())
-            elsewhere = [c for c in ALL_CARDS if h.known[(h.current + 1) % n][c] > 0]
+            elsewhere = [c for c in ALL_CARDS if h.known[(h.current + 1) % n][c] > 0 and h.known[h.current][c] == 0]
             if elsewhere:
                 out.append({"type": "discard", "player": cur, "card": elsewhere[0]})
             if len(hand) >= 2:

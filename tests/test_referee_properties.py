@@ -37,8 +37,9 @@ class CheckedSimulator(Simulator):
 
     illegal_tried = 0
 
-    def apply(self, ev):
-        super().apply(ev)
+    def apply(self, ev, must=True):
+        if not super().apply(ev, must):
+            return False
         m = self.match
         h = m.hand
         if h is None:
@@ -66,6 +67,7 @@ class CheckedSimulator(Simulator):
                 assert v.code and v.message
                 assert fingerprint(m) == before, f"refused move changed the state: {bad}"
                 self.illegal_tried += 1
+        return True
 
 
 @pytest.mark.parametrize("rules,n,options", CONFIGS, ids=[f"{r}-{n}p-{i}" for i, (r, n, _) in enumerate(CONFIGS)])
