@@ -586,3 +586,33 @@ def cli_replay(lines: list[str]) -> tuple[int, str]:
     finally:
         os.unlink(path)
     return rc, out.getvalue()
+
+
+def hidden_copy(g: Game) -> Game:
+    """The same log, refusals included, as a real table writes it (no `hands`, no stock `card`), plus the
+    spread hands if the hand is over. Every verdict that does not need to know a hidden hand stays the same."""
+    t = g.copy()
+    lines = []
+    for ev in t.lines:
+        if isinstance(ev, dict):
+            ev = dict(ev)
+            if ev["type"] == "deal":
+                ev.pop("hands", None)
+            elif ev["type"] == "draw" and ev.get("from") == "stock":
+                ev.pop("card", None)
+        lines.append(ev)
+    t.lines = lines
+    t._res = None
+    t.hidden = True
+    if t.over:
+        for p in t.players:
+            if t.hands[p]:
+                t.reveal(p, t.hands[p])
+    return t
+
+
+def assert_hidden_same(g: Game) -> None:
+    full = g.result()
+    res = hidden_copy(g).check()
+    for key in ("hands", "totals", "match_over", "match_winner"):
+        assert res[key] == full[key], f"hidden-hand replay differs in {key}: {res[key]} != {full[key]}"

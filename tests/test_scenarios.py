@@ -16,6 +16,7 @@ import referee
 from tests.scenario_kit import (
     MAYBE,
     Game,
+    assert_hidden_same,
     assert_same_outcome,
     basic_points,
     cards,
@@ -208,6 +209,7 @@ def _a08():
         g.draw("P4", bad=OUT_OF_TURN)
         g.draw("P3")
         g.check()
+        assert_hidden_same(g)
 
 
 @scenario("A09")
@@ -282,6 +284,7 @@ def _b02():
         g.meld("P1", "QS KS AS", bad="invalid_meld")
         g.meld("P1", "AS QS KS", bad="invalid_meld")
         g.check()
+        assert_hidden_same(g)
 
 
 @scenario("B03")
@@ -289,6 +292,7 @@ def _b03():
     g = meld_game("basic", 3, "KS AS 2S")
     g.meld("P1", "KS AS 2S", bad="invalid_meld")
     g.check()
+    assert_hidden_same(g)
 
 
 @scenario("B04")
@@ -370,6 +374,7 @@ def _b10():
         g.meld("P1", "8S 9H 10S", bad="invalid_meld")
         g.meld("P1", "9H 9D", bad="invalid_meld")
         g.check()
+        assert_hidden_same(g)
 
 
 @scenario("B11")
@@ -415,6 +420,7 @@ def _b13():
     g.lay("P1", ["JK=8S"], meld=1, bad="invalid_layoff")
     g.lay("P1", ["JK=10S"], meld=1)
     g.check()
+    assert_hidden_same(g)
 
 
 @scenario("B14")
@@ -457,6 +463,7 @@ def _b17():
         g.lay("P2", "7C", meld=1, bad="invalid_layoff")
         g.lay("P2", "7C", bad=("invalid_layoff", "no_such_meld"))
         g.check()
+        assert_hidden_same(g)
 
 
 @scenario("B18")
@@ -501,6 +508,7 @@ def _c01():
     g.draw("P2")
     g.lay("P2", "8H", meld=1, bad="layoff_needs_own_meld")
     g.check()
+    assert_hidden_same(g)
 
 
 @scenario("C02")
@@ -510,6 +518,7 @@ def _c02():
     turn(g, "P1", ("meld", "9H 10H JH"))
     turn(g, "P2", ("meld", "3C 3D 3H"), ("lay", "8H", 1))
     g.check()
+    assert_hidden_same(g)
 
 
 @scenario("C03")
@@ -540,6 +549,7 @@ def _c04():
         g.idle(p)
     turn(g, "P2", ("lay", "8H", 1), ("lay", "3S", 2), ("lay", "QH", 1))
     g.check()
+    assert_hidden_same(g)
     assert sorted(g.table[0]) == sorted(cards("8H 9H 10H JH QH"))
 
 
@@ -574,8 +584,10 @@ def _c07():
     f = g.copy()
     f.lay("P2", "7H 6H", meld=1)  # the batch is judged by the final meld, whatever the order
     f.check()
+    assert_hidden_same(f)
     g.lay("P2", "6H 7H", meld=1)
     g.check()
+    assert_hidden_same(g)
     g = Game("solitaired", 4)
     g.deal(hands={"P1": cards("8H 9H 10H 7H 6H")})
     x = g.stock_card()
@@ -586,6 +598,7 @@ def _c07():
     g.lay("P1", "6H", meld=1)
     g.discard("P1", x)
     g.check()
+    assert_hidden_same(g)
 
 
 @scenario("C08")
@@ -599,6 +612,7 @@ def _c08():
         g.lay("P3", "AS", meld=1, bad="invalid_layoff")
         g.lay("P3", "AS")  # the one meld that can take it: 2S 3S 4S
         g.check()
+        assert_hidden_same(g)
         melds = g.public_state()["current"]["melds"]
         assert sorted(melds[1]["cards"]) == sorted(cards("2S 3S 4S AS"))
 
@@ -614,6 +628,7 @@ def _c09():
     g.lay("P3", "AS", meld=2, bad="invalid_layoff")
     g.lay("P3", "AS", meld=1, bad="invalid_layoff")
     g.check()
+    assert_hidden_same(g)
 
 
 @scenario("C10")
@@ -705,6 +720,7 @@ def _d01():
         g.take("P1")
         g.discard("P1", "5D", bad="discard_just_taken")
         g.check()
+        assert_hidden_same(g)
 
 
 @scenario("D02")
@@ -719,6 +735,7 @@ def _d02():
         g.draw("P1", x)
         g.discard("P1", "5D")
         g.check()
+        assert_hidden_same(g)
 
 
 @scenario("D03")
@@ -751,6 +768,7 @@ def _d04():
     g.discard("P1", "QD", bad="discard_just_taken")
     g.discard("P1", "9C")
     g.check()
+    assert_hidden_same(g)
     no_hand_listed(g)
     assert g.hands["P1"] == ["QD"]
 
@@ -764,6 +782,7 @@ def _d05():
     g.discard("P1", "QD", bad="discard_just_taken")
     g.discard("P1", "9C")
     g.check()
+    assert_hidden_same(g)
     no_hand_listed(g)
 
 
@@ -776,6 +795,7 @@ def _d06():
         g.draw("P1", bad="already_drawn")
         g.take("P1", bad="already_drawn")
         g.check()
+        assert_hidden_same(g)
 
 
 @scenario("D07")
@@ -788,6 +808,7 @@ def _d07():
         g.take("P2", up, bad="deep_pickup_not_allowed")
         g.take("P2")
         g.check()
+        assert_hidden_same(g)
 
 
 @scenario("D08")
@@ -801,6 +822,7 @@ def _d08():
         g.draw("P1")
         g.meld("P1", "4S 5S 6S")
         g.check()
+        assert_hidden_same(g)
 
 
 @scenario("D09")
@@ -814,6 +836,7 @@ def _d09():
         g.discard("P1", x)
         g.draw("P2")
         g.check()
+        assert_hidden_same(g)
 
 
 def r500_pile(n: int, pile: list[str], hands: dict, dealer: str | None = None) -> Game:
@@ -906,9 +929,11 @@ def _d14():
     g.lay("P3", "3S", meld=1)
     g.discard("P3", "QD")
     g.check()
+    assert_hidden_same(g)
     f.discard("P3", "3S", bad="deep_card_unused")
     f.discard("P3", "QD", bad="deep_card_unused")
     f.check()
+    assert_hidden_same(f)
 
 
 @scenario("D15")
@@ -934,6 +959,7 @@ def _d16():
     g.meld("P4", "5H 6H 7H")
     g.discard("P4", g.hands["P4"][0])
     g.check()
+    assert_hidden_same(g)
     assert "9C" in g.hands["P4"]
 
 
@@ -1095,11 +1121,13 @@ def _e06():
         if ok:
             g.meld("P1", "6C 7C 8C")
             g.check()
+            assert_hidden_same(g)
             assert only_hand(g)["winner"] == "P1"
         else:
             g.meld("P1", "6C 7C 8C", bad="final_discard_required")
             g.discard("P1", "8C")
             g.check()
+            assert_hidden_same(g)
             no_hand_listed(g)
 
 
@@ -1226,6 +1254,7 @@ def _e13():
     g.discard("P1", "9H", bad="discard_playable")
     g.lay("P1", "9H", meld=2)  # out without a discard
     g.check()
+    assert_hidden_same(g)
     # An unplayable last card may be discarded to go out.
     f = Game("rummy500", 3, {"final_discard_must_be_unplayable": True})
     f.deal("P3", hands={"P1": cards("KC 2S 3S 4S 5S 6S 7S"), "P2": cards("6H 7H 8H")}, reserve=["5H"])
@@ -1236,6 +1265,7 @@ def _e13():
     f.lay("P1", "5H", meld=2)
     f.discard("P1", "KC")
     f.check()
+    assert_hidden_same(f)
     assert only_hand(f)["result"] == "out"
     assert only_hand(g)["result"] == "out"
     assert only_hand(g)["points"]["P1"] == 27 + 5 + 9  # 2S..7S, and the 5H and 9H laid off
@@ -1255,6 +1285,7 @@ def _e14():
     g.draw("P3", bad=HIT)
     g.meld("P2", g.hands["P2"][:3], bad=HIT)
     g.check()
+    assert_hidden_same(g)
     assert only_hand(g)["winner"] == "P1"
 
 
@@ -1994,6 +2025,7 @@ def _h01():
     f.discard("P3", "9H", bad=("deep_card_unused", "discard_just_taken"))  # the claimed card must be played
     f.draw("P3", bad=("already_drawn",))  # the call replaces the draw
     f.check()
+    assert_hidden_same(f)
     g.lay("P3", "9H", meld=1)
     g.discard("P3", next(c for c in g.hands["P3"] if c not in ("KC", "KD", "KS")))
     g.draw("P2", bad=OUT_OF_TURN)  # P2's turn is skipped
@@ -2001,6 +2033,7 @@ def _h01():
         g.idle(p)
     turn(g, "P3", ("meld", "KC KD KS"))  # P3 goes out
     g.check()
+    assert_hidden_same(g)
     h = only_hand(g)
     assert h["points"]["P3"] == 6 + 7 + 8 + 9 + 30
     assert_same_outcome(g)
@@ -2013,6 +2046,7 @@ def _h02():
     g.draw("P2")
     g.call_rummy("P3", "9H", bad="rummy_call_not_allowed")
     g.check()
+    assert_hidden_same(g)
 
 
 @scenario("H03")
@@ -2022,6 +2056,7 @@ def _h03():
     g.call_rummy("P1", "9H", bad="rummy_call_not_allowed")
     g.draw("P2")
     g.check()
+    assert_hidden_same(g)
 
 
 @scenario("H04")
@@ -2034,6 +2069,7 @@ def _h04():
     g.discard("P2", g.hands["P2"][0])
     g.draw("P3")
     g.check()
+    assert_hidden_same(g)
 
 
 @scenario("H05")
@@ -2064,6 +2100,7 @@ def _h06():
     g.draw("P2", bad=OUT_OF_TURN)
     g.draw("P4")
     g.check()
+    assert_hidden_same(g)
     assert {"JS"} <= set(g.hands["P3"])
 
 
@@ -2075,6 +2112,7 @@ def _h07():
     g.call_rummy("P3", "9H", bad="rummy_call_invalid")  # it would need P3's own 9C 9D
     g.draw("P2")
     g.check()
+    assert_hidden_same(g)
     # A discarded joker with no meld on the table and no meld in the pile: a call would need hand cards too.
     g = Game("rummy500", 4)
     g.deal("P4", upcard="5H", hands={"P3": cards("9C 9D")}, reserve=["JK"])
@@ -2082,6 +2120,7 @@ def _h07():
     g.call_rummy("P3", "JK", bad="rummy_call_invalid")
     g.draw("P2")
     g.check()
+    assert_hidden_same(g)
 
 
 @scenario("H08")
@@ -2091,6 +2130,7 @@ def _h08():
     g.call_rummy("P3", "9H", bad="rummy_call_not_allowed")
     g.draw("P2")
     g.check()
+    assert_hidden_same(g)
 
 
 # =====================================================================================================
@@ -2157,6 +2197,7 @@ def _i03():
     g.meld("P3", "4S 5S 6S", bad=OUT_OF_TURN)
     g.lay("P3", "4S", meld=1, bad=OUT_OF_TURN + ("no_such_meld",))
     g.check()
+    assert_hidden_same(g)
 
 
 @scenario("I04")
@@ -2196,6 +2237,7 @@ def _i06():
         g.meld("P1", "4S 5S 6S")
         g.meld("P1", "QD QC QH", bad=second)
         g.check()
+        assert_hidden_same(g)
 
 
 @scenario("I07")
@@ -2228,6 +2270,7 @@ def _i08():
     g.discard("P1", x, face_down=True, bad="face_down_not_last")
     g.discard("P1", x)
     g.check()
+    assert_hidden_same(g)
     for rules, n in (("classic", 3), ("solitaired", 4), ("rummy500", 3)):  # no face-down discard there
         g = Game(rules, n)
         g.deal()
@@ -2235,3 +2278,4 @@ def _i08():
         g.draw("P1", x)
         g.discard("P1", x, face_down=True, bad=("face_down_not_allowed", "face_down_not_last"))
         g.check()
+        assert_hidden_same(g)
