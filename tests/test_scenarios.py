@@ -390,9 +390,11 @@ def _b12():
     g = meld_game("basic", 4, "10D JD QD KD")
     g.meld("P1", "10D JD QD KD")
     g.check()
+    assert_hidden_same(g)
     g = meld_game("basic", 4, "10D JD QD KD")
     g.meld("P1", ["T♦", "jd", "Q♦", "KD"])
     g.check()
+    assert_hidden_same(g)
     # The 13-card A..K run, built by lay-offs (no hand can hold 13 cards at once in Basic).
     g = Game("basic", 4)
     g.deal(hands={"P1": cards("5D 6D 7D 8D 9D 10D"), "P2": cards("2D 3D 4D"), "P3": cards("JD QD KD"),
@@ -407,6 +409,7 @@ def _b12():
         g.lay(p, lay, meld=1)
         g.discard(p, x)
     g.check()
+    assert_hidden_same(g)
     assert sorted(g.table[0]) == sorted(r + "D" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split())
 
 
@@ -703,6 +706,7 @@ def _c14():
         g.deal(hands={"P1": cards("4S 5S 6S 7S")})
         turn(g, "P1", ("meld", "4S 5S 6S"), ("lay", "7S", 1))
         g.check()
+        assert_hidden_same(g)
 
 
 # =====================================================================================================
@@ -1003,6 +1007,7 @@ def _e01():
     g.meld("P1", "QC QS QH")  # no discard: the hand ends
     g.draw("P2", bad=HIT)
     res = g.check()
+    assert_hidden_same(g)
     h = only_hand(g)
     assert (h["result"], h["winner"], h["going_rummy"]) == ("out", "P1", False)
     assert h["points"] == {"P1": loser_points(g, "P1"), "P2": 0, "P3": 0, "P4": 0}
@@ -1022,6 +1027,7 @@ def _e02():
     g.lay("P2", "8H", meld=1)
     g.discard("P2", "9D")  # the last card: out
     g.check()
+    assert_hidden_same(g)
     h = only_hand(g)
     assert (h["result"], h["winner"]) == ("out", "P2")
     assert h["points"]["P2"] == loser_points(g, "P2")
@@ -1040,6 +1046,7 @@ def _e03():
     g.lay("P2", "4S 5S", meld=1)  # out without a discard
     g.discard("P2", "5S", bad=HIT + ("card_not_in_hand",))
     g.check()
+    assert_hidden_same(g)
     h = only_hand(g)
     assert (h["result"], h["winner"]) == ("out", "P2")
     assert h["points"]["P2"] == loser_points(g, "P2")
@@ -1148,6 +1155,7 @@ def _e07():
     g.meld("P1", "10H JH QH KH")
     g.draw("P2", bad=HIT)
     g.check()
+    assert_hidden_same(g)
     h = only_hand(g)
     assert h["result"] == "out"
     assert h["points"]["P1"] == 14 + 40
@@ -1160,6 +1168,7 @@ def _e08():
     g.meld("P1", "10H JH QH KH")
     g.draw("P2")  # the hand goes on: P1 floats with no card
     g.check()
+    assert_hidden_same(g)
     no_hand_listed(g)
 
 
@@ -1190,6 +1199,7 @@ def _e09():
     g.discard("P1", "6S")
     g.draw("P2", bad=HIT)
     g.check()
+    assert_hidden_same(g)
     assert only_hand(g)["result"] == "out"
     assert only_hand(g)["points"]["P1"] == 27 + 20
     assert_same_outcome(g)
@@ -1206,6 +1216,7 @@ def _e10():
     g.lay("P1", "5H", meld=3)  # floats again
     g.draw("P2")
     g.check()
+    assert_hidden_same(g)
     no_hand_listed(g)
 
 
@@ -1221,6 +1232,7 @@ def _e11():
     g.discard("P1", "KH")
     g.draw("P2")  # P1 still holds 2S: play goes on normally
     g.check()
+    assert_hidden_same(g)
     no_hand_listed(g)
     assert g.hands["P1"] == ["2S"]
 
@@ -1237,6 +1249,7 @@ def _e12():
     g.discard("P1", "QS")
     g.draw("P2", bad=HIT)
     g.check()
+    assert_hidden_same(g)
     assert only_hand(g)["result"] == "out"
     assert only_hand(g)["points"]["P1"] == 27 + 20 + 10
     assert_same_outcome(g)
@@ -1296,6 +1309,7 @@ def _e15():
         g.deal(hands={"P1": cards("AC 2C 3C 4C 5C 6C 7C")}, reserve=["8C"])
         turn(g, "P1", ("meld", "AC 2C 3C"), ("meld", "4C 5C 6C 7C"))
         g.check()
+        assert_hidden_same(g)
         h = only_hand(g)
         assert h["result"] == "out"
         if rules != "rummy500":
@@ -1768,6 +1782,7 @@ def _g01():
     g.take("P1", bad=("discard_empty", "card_not_in_discard"))  # the whole pile became the new stock
     g.draw("P1", up)
     g.check()
+    assert_hidden_same(g)
     no_hand_listed(g)
 
 
@@ -1780,6 +1795,7 @@ def _g02():
     last = len(g.lines)
     g.draw(g.players[0], bad=HIT)
     res = g.check()
+    assert_hidden_same(g)
     assert sum(1 for ev in g.lines[1:] if ev["type"] == "draw") - 1 == 31 + 32
     no_hand_listed(g, last - 1)  # the stalemate comes at the end of the turn that drew the last card
     h = only_hand(g)
@@ -1802,6 +1818,7 @@ def _g03():
     g.meld("P2", "8H 9H 10H")
     g.discard("P2", x)
     g.check()
+    assert_hidden_same(g)
     h = only_hand(g)
     assert (h["result"], h["winner"], h["going_rummy"]) == ("out", "P2", True)
     assert h["points"] == {"P1": 0, "P2": 2 * basic_points(g.hands["P1"])}
@@ -1817,6 +1834,7 @@ def _g04():
     last = len(g.lines)
     g.draw(g.players[0], bad=HIT)
     g.check()
+    assert_hidden_same(g)
     assert sum(1 for ev in g.lines[1:] if ev["type"] == "draw") - 1 == 23 + 24
     no_hand_listed(g, last - 1)
     h = only_hand(g)
@@ -1835,6 +1853,7 @@ def _g05():
     g.discard(p, g.hands[p][0])
     g.cycle(2)
     g.check()
+    assert_hidden_same(g)
     no_hand_listed(g)
 
 
@@ -1869,6 +1888,7 @@ def _g07():
     del g.pile[:-1]
     g.draw(g.turn, up)
     g.check()
+    assert_hidden_same(g)
     no_hand_listed(g)
 
 
@@ -1921,6 +1941,7 @@ def _g10():
     g = sd1_game("2D 3D 4D")  # nothing outside the table can be laid off (A and 5 of clubs/diamonds are in sets)
     g.draw("P1", bad=HIT)
     g.check()
+    assert_hidden_same(g)
     h = only_hand(g)
     assert (h["result"], h["winner"]) == ("stalemate", None)
     assert set(h["points"].values()) == {0}
@@ -1931,6 +1952,7 @@ def _g11():
     g = sd1_game("10D JD QD")  # KD (off the table) can still be laid off: no stalemate
     g.draw("P1")
     g.check()
+    assert_hidden_same(g)
     no_hand_listed(g)
 
 
@@ -1945,6 +1967,7 @@ def _g12():
     assert [len(g.hands[p]) for p in g.players] == [1, 1, 2]
     g.draw("P1")  # P3 holds two cards: no automatic stalemate
     g.check()
+    assert_hidden_same(g)
     no_hand_listed(g)
 
 
@@ -1961,6 +1984,7 @@ def _g13():
     g.deal("P2", bad="wrong_dealer")  # hand 1 was dealt by P2
     g.deal("P1")
     res = g.check()
+    assert_hidden_same(g)
     h = res["hands"][0]
     assert (h["result"], h["winner"]) == ("stalemate", None)
     assert h["points"] == {"P1": 0, "P2": 0}
@@ -1991,6 +2015,7 @@ def _g15():
     g.deal("P4", bad="wrong_dealer")
     g.deal("P1")
     res = g.check()
+    assert_hidden_same(g)
     h = res["hands"][0]
     assert (h["result"], h["winner"]) == ("stalemate", None)
     assert set(h["points"].values()) == {0}
