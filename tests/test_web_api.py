@@ -437,16 +437,39 @@ def test_camera_pipeline_plugs_in(tmp_path):
     assert b"Content-Type: image/jpeg" in chunk and b"fakejpeg" in chunk
     r.close()
     mid = new_match(c)
+    # plain game-log events are applied like manual ones
     assert pipe.cb(HAND[0])["ok"] is True
     assert pipe.cb({"type": "draw", "player": "Cleo", "from": "stock"})["ok"] is False
-    assert pipe.cb({**HAND[1], "status": "proposed"})["proposed"] is True
     st = c.get(f"/api/matches/{mid}").get_json()
     assert len(st["events"]) == 1
     assert [a["source"] for a in st["activity"]] == ["camera", "camera"]
     app.extensions["rummy_store"].close()
 
 
+def test_vision_pipeline_referee_adapter(tmp_path):
+    """vision.pipeline applies events through MatchReferee (stored and shown), and sends outcomes."""
+    from web_ui.camera import MatchReferee
+
+    pipe = FakePipeline()
+    app = create_app({"DATABASE": str(tmp_path / "v.db")}, pipeline=pipe)
+    c = app.test_client()
+    mid = new_match(c)
+    ref = MatchReferee(app.extensions["rummy_live"])
+    v = ref.apply(HAND[0])
+    assert v.ok
+    assert ref.public_state()["current"]["dealer"] == "Ana"
+    assert not ref.apply({"type": "draw", "player": "Cleo", "from": "stock"}).ok
+    # outcomes of applied events are not applied twice; proposals are offered to the players
+    assert pipe.cb({"event": HAND[0], "ok": True, "code": None, "message": "", "proposed": False})["ok"]
+    pipe.cb({"event": HAND[1], "ok": True, "code": None, "message": "not sure", "proposed": True, "id": 7})
+    st = c.get(f"/api/matches/{mid}").get_json()
+    assert len(st["events"]) == 1 and [a["source"] for a in st["activity"]] == ["camera", "camera"]
+    r = c.post("/api/camera/proposals/7/confirm")
+    assert r.status_code == 404  # this fake pipeline has no confirm()
+    app.extensions["rummy_store"].close()
+
+
 def test_no_camera(client):
-    assert client.get("/api/camera").get_json() == {"state": "off", "match": None, "available": False}
+    assert client.get("/api/camera").get_json() == {"state": "off", "match": None, "available": False, "pending": []}
     r = client.get("/camera.mjpg")
     assert r.status_code == 503 and r.get_json()["code"] == "no_camera"

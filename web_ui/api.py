@@ -225,4 +225,23 @@ def import_log():
 @bp.get("/camera")
 def camera():
     live = _live()
-    return jsonify(state=live.camera_state(), match=live.camera_target(), available=live.pipeline is not None)
+    return jsonify(state=live.camera_state(), match=live.camera_target(), available=live.pipeline is not None,
+                   pending=live.pending())
+
+
+@bp.post("/camera/proposals/<int:pid>/<verb>")
+def camera_proposal(pid, verb):
+    """Accept (``confirm``) or ``reject`` an event the camera was unsure of."""
+    p = _live().pipeline
+    if p is None or not hasattr(p, "confirm"):
+        return _err(404, "no_camera", "No camera is connected.")
+    if verb == "confirm":
+        out = p.confirm(pid)
+        if out is None:
+            return _err(404, "no_proposal", "That proposal is no longer waiting.")
+        return jsonify(ok=bool(out.get("ok")), code=out.get("code"), message=out.get("message")), 200
+    if verb == "reject":
+        if not p.reject(pid):
+            return _err(404, "no_proposal", "That proposal is no longer waiting.")
+        return jsonify(ok=True), 200
+    abort(404)

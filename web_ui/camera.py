@@ -1,36 +1,85 @@
-"""Optional camera: builds the vision pipeline when one is asked for (or the demo recording).
+"""The optional camera: the vision pipeline, plugged into the dashboard.
 
-Imported lazily so the dashboard works with no OpenCV/torch and no camera: then it is a manual
-scorekeeper. A pipeline object offers ``latest_jpeg()``, ``camera_state()``, ``on_event(callback)``,
-and optionally ``start()``/``stop()``.
+The pipeline (vision/pipeline.py) decides events from what it sees and hands them to a *referee*: here a
+`MatchReferee`, so every camera event goes the same way as a manual one (checked by the engine, stored
+on disk, shown on every screen, marked "camera" in the feed). Events the pipeline is unsure of arrive as
+proposals (``{"proposed": true, "id": ...}``) that the players accept or reject on the live screen.
+
+Imported lazily: with no OpenCV, no model or no camera the dashboard is a manual scorekeeper.
 """
 
 from __future__ import annotations
 
 import logging
+from pathlib import Path
+from types import SimpleNamespace
 
 log = logging.getLogger(__name__)
 
 
-def make_pipeline(source: str | None, layout: str | None, demo: bool):
-    """(pipeline or None, list of camera sources for the new-match form)."""
+class MatchReferee:
+    """`apply` / `public_state` of the match the camera watches (the one open on the dashboard)."""
+
+    def __init__(self, live):
+        self.live = live
+
+    def apply(self, event):
+        mid = self.live.camera_target()
+        if mid is None:
+            return SimpleNamespace(ok=False, code="no_match", message="No match is open.", rule=None, warnings=())
+        verdict, _ = self.live.apply(mid, event, source="camera")
+        return verdict
+
+    def public_state(self) -> dict:
+        mid = self.live.camera_target()
+        if mid is None:
+            return {}
+        m = self.live.store.get(mid)
+        with m.lock:
+            return m.match.public_state()
+
+
+def attach_camera(app, source: str | None, layout: str | None, demo: bool) -> str | None:
+    """Start the camera pipeline for ``app`` if asked. Returns a short description of the source, or None.
+
+    ``demo``: the bundled recording, played into a new match of its own (its players and first dealer).
+    ``source``: a camera index, video file, folder of images or stream URL, with ``layout`` (LAYOUT.json);
+    its events go to the match open on the dashboard."""
     if not source and not demo:
-        return None, []
+        return None
+    live = app.extensions["rummy_live"]
+    store = app.extensions["rummy_store"]
     try:
         from vision import pipeline as vp
-    except Exception as e:  # no vision stack installed / not built yet
+    except Exception as e:  # the vision stack is not installed
         log.warning("camera disabled: the vision pipeline cannot be loaded (%s)", e)
-        return None, []
+        return None
+    ref = MatchReferee(live)
     try:
-        if demo and not source and hasattr(vp, "demo_pipeline"):
-            p = vp.demo_pipeline(layout=layout)
-            return p, ["demo recording"]
-        factory = getattr(vp, "create_pipeline", None) or getattr(vp, "Pipeline", None)
-        if factory is None:
-            log.warning("camera disabled: vision.pipeline has no create_pipeline/Pipeline")
-            return None, []
-        p = factory(source=source, layout=layout)
-        return p, [str(source)]
+        if demo and not source:
+            pipe, setup, dealer = vp.demo_pipeline(referee=ref, loop=False)
+            m = store.create_match(setup, {"dealer": dealer, "camera": "demo recording"})
+            live.camera_match = m.id
+            label = "demo recording"
+        else:
+            if not layout:
+                log.warning("camera disabled: --camera needs --layout LAYOUT.json")
+                return None
+            from vision.capture import open_source
+            from vision.layout import Layout
+
+            lay = Layout.load(Path(layout))
+            mid = live.camera_target()
+            dealer = None
+            if mid is not None:
+                lm = store.get(mid)
+                dealer = lm.extra.get("dealer") or lm.match.setup["players"][0]
+            src = int(source) if str(source).isdigit() else source
+            pipe = vp.Pipeline(lambda: open_source(src), lay, ref, dealer)
+            label = str(source)
     except Exception as e:
-        log.warning("camera disabled: the pipeline could not start (%s)", e)
-        return None, []
+        log.warning("camera disabled: the pipeline could not be set up (%s)", e)
+        return None
+    live.attach(pipe)
+    app.config["CAMERA_SOURCES"] = [label]
+    return label

@@ -9,7 +9,6 @@ import json
 import logging
 import queue
 import threading
-import time
 from typing import Any
 
 from .store import NotFound
@@ -37,8 +36,8 @@ class Live:
         self._outbox: queue.SimpleQueue = queue.SimpleQueue()
         self._publisher = threading.Thread(target=self._publish_loop, name="rummy-publisher", daemon=True)
         self._publisher.start()
-        if pipeline is not None and hasattr(pipeline, "on_event"):
-            pipeline.on_event(self.camera_event)
+        if pipeline is not None:
+            self.attach(pipeline)
 
     # -- changes ------------------------------------------------------------------------------------
     def publish(self, mid: str, change: dict | None) -> None:
@@ -70,6 +69,11 @@ class Live:
         return act
 
     # -- camera -------------------------------------------------------------------------------------
+    def attach(self, pipeline) -> None:
+        self.pipeline = pipeline
+        if hasattr(pipeline, "on_event"):
+            pipeline.on_event(self.camera_event)
+
     def camera_state(self) -> str:
         p = self.pipeline
         if p is None:
@@ -93,24 +97,27 @@ class Live:
     def camera_target(self) -> str | None:
         return self.camera_match or self.store.last_match_id()
 
-    def camera_event(self, event: dict) -> dict:
-        """Callback for the pipeline. An event with ``"status": "proposed"`` is only shown (the players
-        confirm it on the screen); any other is applied to the camera's match like a manual entry."""
+    def camera_event(self, out: dict) -> dict:
+        """Callback for the pipeline.
+
+        - An outcome of vision.pipeline (``{"event", "ok", "code", "message", "proposed", "id"}``): applied
+          and refused events already went through `MatchReferee` (stored, shown); a proposal is shown to
+          the players to accept or reject.
+        - A plain game-log event: applied to the camera's match like a manual entry."""
         mid = self.camera_target()
         if mid is None:
             return {"ok": False, "code": "no_match", "message": "No match is open."}
         try:
-            if isinstance(event, dict) and event.get("status") == "proposed":
-                ev = {k: v for k, v in event.items() if k != "status"}
-                with self._lock:
-                    lst = self._proposed.setdefault(mid, [])
-                    lst.append({"event": ev, "at": time.time()})
-                    del lst[:-5]
-                self.hub.publish(mid, sse_message("proposed", {"event": ev}))
-                return {"ok": True, "proposed": True}
-            if isinstance(event, dict):
-                event = {k: v for k, v in event.items() if k != "status"}
-            verdict, _ = self.apply(mid, event, source="camera")
+            if isinstance(out, dict) and isinstance(out.get("event"), dict) and "ok" in out:
+                if out.get("proposed"):
+                    item = {"id": out.get("id"), "event": out["event"], "reason": out.get("message") or ""}
+                    with self._lock:
+                        lst = self._proposed.setdefault(mid, [])
+                        lst.append(item)
+                        del lst[:-5]
+                    self.hub.publish(mid, sse_message("proposed", item))
+                return {"ok": bool(out.get("ok"))}
+            verdict, _ = self.apply(mid, out, source="camera")
             return {"ok": verdict.ok, "code": verdict.code, "message": verdict.message}
         except NotFound:
             return {"ok": False, "code": "no_match", "message": "No match is open."}
@@ -118,6 +125,11 @@ class Live:
             log.exception("camera event failed")
             return {"ok": False, "code": "internal_error", "message": "The event could not be stored."}
 
-    def proposed(self, mid: str) -> list[dict]:
-        with self._lock:
-            return list(self._proposed.get(mid, []))
+    def pending(self) -> list[dict]:
+        p = self.pipeline
+        if p is not None and hasattr(p, "pending"):
+            try:
+                return list(p.pending())
+            except Exception:
+                log.exception("pending proposals failed")
+        return []

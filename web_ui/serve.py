@@ -11,7 +11,7 @@ import webbrowser
 from pathlib import Path
 
 from . import create_app
-from .camera import make_pipeline
+from .camera import attach_camera
 
 LOCAL = {"127.0.0.1", "localhost", "::1"}
 
@@ -36,11 +36,14 @@ def cli_serve(args) -> int:
         print(f"Listening on {host}: changes need the PIN {pin}", flush=True)
     Path(db).parent.mkdir(parents=True, exist_ok=True)
 
-    pipeline, sources = make_pipeline(getattr(args, "camera", None), getattr(args, "layout", None),
-                                      getattr(args, "demo", False))
-    config = {"DATABASE": db, "PIN": pin, "LOCAL_ONLY": local, "CAMERA_SOURCES": sources,
+    config = {"DATABASE": db, "PIN": pin, "LOCAL_ONLY": local,
               "LAYOUTS": [args.layout] if getattr(args, "layout", None) else []}
-    app = create_app(config, pipeline=pipeline)
+    app = create_app(config)
+    camera = attach_camera(app, getattr(args, "camera", None), getattr(args, "layout", None),
+                           getattr(args, "demo", False))
+    pipeline = app.extensions["rummy_live"].pipeline
+    if camera:
+        print(f"Camera: {camera}", flush=True)
 
     from werkzeug.serving import make_server
 

@@ -243,6 +243,8 @@
     // end labels, pushed apart so equal totals stay readable
     const labels = series.map((pts, i) => ({ i, v: pts[pts.length - 1], y: y(pts[pts.length - 1]) + 6 })).sort((a, b) => a.y - b.y);
     for (let k = 1; k < labels.length; k++) if (labels[k].y - labels[k - 1].y < 20) labels[k].y = labels[k - 1].y + 20;
+    const over = labels.length ? labels[labels.length - 1].y - (H - 6) : 0;
+    if (over > 0) for (const l of labels) l.y -= over;
     for (const l of labels) mk("text", { x: x(n) + 10, y: l.y, fill: COLORS[l.i % COLORS.length], class: "series-label" }, `${S.players[l.i]} ${l.v}`);
     box.append(svg);
   }
@@ -501,10 +503,7 @@
     es.addEventListener("open", () => { pill.textContent = "live"; pill.className = "pill ok"; });
     es.addEventListener("error", () => { pill.textContent = "reconnecting…"; pill.className = "pill warn"; });
     es.addEventListener("state", (e) => onState(JSON.parse(e.data)));
-    es.addEventListener("proposed", (e) => {
-      const d = JSON.parse(e.data);
-      showAlert(`Camera saw: ${describe(d.event)}`, "ok");
-    });
+    es.addEventListener("proposed", () => pollCamera());
   }
 
   async function pollCamera() {
@@ -518,7 +517,26 @@
       if (img.hidden) { img.src = "/camera.mjpg"; img.hidden = false; $("camera-off").hidden = true; }
     } else if (!img.hidden) { img.hidden = true; img.removeAttribute("src"); $("camera-off").hidden = false; }
     $("camera-box").dataset.state = st;
+    renderProposals(r.ok ? r.pending || [] : []);
     if (!r.ok || !r.available) { $("camera-off").textContent = "No camera: manual scorekeeping"; }
+  }
+
+  // events the camera is unsure of: the players accept or reject them
+  function renderProposals(list) {
+    const box = $("proposals");
+    clear(box);
+    box.hidden = !list.length;
+    for (const p of list) {
+      box.append(el("div", { class: "proposal", "data-id": p.id },
+        el("div", { class: "ptext" }, el("strong", {}, "Camera proposes: "), describe(p.event),
+          p.reason ? el("div", { class: "muted" }, p.reason) : null),
+        el("button", { type: "button", class: "btn primary", onclick: async () => {
+          const r = await RR.post(`/api/camera/proposals/${p.id}/confirm`);
+          if (!r.ok) showAlert(`Not allowed: ${r.message || r.code}`, "bad");
+          pollCamera();
+        } }, "Accept"),
+        el("button", { type: "button", class: "btn", onclick: async () => { await RR.post(`/api/camera/proposals/${p.id}/reject`); pollCamera(); } }, "Reject")));
+    }
   }
 
   $("undo-btn").addEventListener("click", async () => {
