@@ -1077,6 +1077,7 @@ def _e04():
         g.meld("P1", m)
     down = g.discard("P1", "KD", face_down=True, hide=True)
     g.draw("P2", bad=HIT)
+    trust = g.copy()
     r2 = g.reveal("P2", g.hands["P2"])
     r1 = g.reveal("P1", ["KD"])
     g.check()
@@ -1086,6 +1087,11 @@ def _e04():
     assert (h["result"], h["winner"], h["going_rummy"]) == ("out", "P1", True)
     assert h["points"] == {"P1": 2 * basic_points(g.hands["P2"]), "P2": 0}
     assert r1 == len(g.lines)
+    # ... or after a logged "trust" instead of the reveal (engine extension of `reveal`, CGI-4).
+    trust.reveal("P2", trust.hands["P2"])
+    trust.add({"type": "reveal", "player": "P1", "trust": True})
+    trust.check()
+    assert only_hand(trust)["points"] == h["points"]
 
 
 @scenario("E05")
