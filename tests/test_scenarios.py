@@ -2242,9 +2242,11 @@ def _i04():
     g.raw('{"type": "discard", "player": ', bad="bad_json")
     g.add({"type": "discard", "player": "P2"}, bad="bad_event")  # no card
     g.add({"type": "discard", "player": "P2", "card": "XZ"}, bad=("bad_card", "unknown_card"))
+    g.add({"type": "shuffle", "player": "P2"}, bad=True)  # not an event of the contract
+    g.add({"type": "discard", "player": "P9", "card": "2C"}, bad=True)  # not a player of this match
     g.discard("P2", g.hands["P2"][-1])
     res = g.check()
-    assert [e["ok"] for e in res["events"]] == [True, True, False, True, True, False, False, False, True]
+    assert [e["ok"] for e in res["events"]] == [True, True, False, True, True] + [False] * 5 + [True]
     assert g.entry(bad)["message"] and g.entry(good)["ok"]
 
 
