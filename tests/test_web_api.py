@@ -473,3 +473,16 @@ def test_no_camera(client):
     assert client.get("/api/camera").get_json() == {"state": "off", "match": None, "available": False, "pending": []}
     r = client.get("/camera.mjpg")
     assert r.status_code == 503 and r.get_json()["code"] == "no_camera"
+
+
+def test_serve_access_rules():
+    from web_ui.serve import access, default_db_path
+
+    assert access("127.0.0.1", None) == (True, None, False)
+    assert access("localhost", "12") == (True, "12", False)
+    local, pin, generated = access("0.0.0.0", None)
+    assert not local and generated and len(pin) == 6 and pin.isdigit()
+    assert access("0.0.0.0", "9876") == (False, "9876", False)
+    with pytest.raises(ValueError):
+        access("0.0.0.0", "  ")
+    assert default_db_path().endswith("rummy-referee/matches.db")

@@ -21,19 +21,32 @@ def default_db_path() -> str:
     return os.path.join(base, "rummy-referee", "matches.db")
 
 
+def access(host: str, pin: str | None) -> tuple[bool, str | None, bool]:
+    """(local only, PIN, PIN generated). Beyond localhost every change needs a PIN: made up if not given."""
+    local = host in LOCAL
+    if pin is not None:
+        pin = str(pin).strip()
+        if not pin:
+            raise ValueError("--pin must not be empty")
+        return local, pin, False
+    if local:
+        return True, None, False
+    return False, f"{secrets.randbelow(10**6):06d}", True
+
+
 def cli_serve(args) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     host = args.host or "127.0.0.1"
     port = int(args.port)
     db = args.db or default_db_path()
-    local = host in LOCAL
-    pin = args.pin
-    if pin is not None and not str(pin).strip():
-        print("error: --pin must not be empty", file=sys.stderr)
+    try:
+        local, pin, generated = access(host, args.pin)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
         return 2
-    if not local and not pin:
-        pin = f"{secrets.randbelow(10**6):06d}"
-        print(f"Listening on {host}: changes need the PIN {pin}", flush=True)
+    if pin:
+        print(f"Changes need the PIN {pin}" + (" (made up for this run; set one with --pin)" if generated else ""),
+              flush=True)
     Path(db).parent.mkdir(parents=True, exist_ok=True)
 
     config = {"DATABASE": db, "PIN": pin, "LOCAL_ONLY": local,
