@@ -93,7 +93,7 @@ def create_match():
         live = _store().create_match(setup, extra)
     except engine.setup_error_type() as e:
         return _err(422, getattr(e, "code", "bad_setup"), getattr(e, "message", str(e)))
-    _live().camera_match = live.id
+    _live().follow(live.id)
     return jsonify(id=live.id), 201
 
 
@@ -203,7 +203,7 @@ def import_text(text: str):
     except engine.setup_error_type() as e:
         return {"ok": False, "code": getattr(e, "code", "bad_setup"), "message": getattr(e, "message", str(e))}, 422
     refused = sorted(refused + more, key=lambda r: r["line"])
-    _live().camera_match = live.id
+    _live().follow(live.id)
     _live().changed(live.id, None)
     return {"ok": True, "id": live.id, "accepted": len(live.match.events), "refused": refused}, 201
 

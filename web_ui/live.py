@@ -94,6 +94,14 @@ class Live:
             log.exception("latest_jpeg failed")
             return None
 
+    def follow(self, mid: str) -> None:
+        """The camera watches ``mid`` from now on if that match was set up with a camera."""
+        try:
+            if self.store.get(mid).extra.get("camera"):
+                self.camera_match = mid
+        except NotFound:
+            pass
+
     def camera_target(self) -> str | None:
         return self.camera_match or self.store.last_match_id()
 

@@ -76,7 +76,7 @@ def match(mid):
         return render_template("error.html", code="not_found", status=404,
                                message="There is no such match."), 404
     _store().touch(mid)
-    current_app.extensions["rummy_live"].camera_match = mid
+    current_app.extensions["rummy_live"].follow(mid)
     return render_template("match.html", mid=mid, rules=live.match.setup.get("rules"), rule_names=RULE_NAMES,
                            short_names=SHORT_NAMES)
 
