@@ -428,6 +428,11 @@ class Match:
                     del known[c]
         h.counts[p] -= len(cards)
 
+    def _may_hold_another(self, h: Hand, p: int, card: str) -> bool:
+        """With two decks a hidden hand may hold a second copy of a card the referee saw it take."""
+        unknown = h.counts[p] - h.known[p].total()
+        return unknown > 0 and self._seen_count(h, card) < self._mult[card]
+
     def _check_remaining(self, h: Hand, p: int, cards: list[str]) -> None:
         """A play must leave a legal way to end the turn (C-6.4, BAS-5)."""
         left = h.counts[p] - len(cards)
@@ -785,7 +790,7 @@ class Match:
             raise Refusal("deep_card_unused", f"{describe(h.deep_card)} taken from the discard pile must be melded "
                           "or laid off before discarding", "R500-4")
         if card is not None and h.single_taken is not None and card == h.single_taken \
-                and h.known[p][card] <= 1:
+                and h.known[p][card] <= 1 and not self._may_hold_another(h, p, card):
             raise Refusal("discard_just_taken", f"{describe(card)} was taken from the discard pile this turn and "
                           "cannot be discarded until a later turn", "C-6.2")
         last = h.counts[p] == 1
