@@ -29,11 +29,9 @@ def _parse_natural(text: str, original: str) -> str:
         raise CardError(f"'{original}' is not a card: empty text")
     suit_ch = t[-1]
     suit = _SYMBOL_SUIT.get(suit_ch, suit_ch.upper())
-    rank = t[:-1].strip().upper()
+    rank = t[:-1].upper()
     if rank == "T":
         rank = "10"
-    if rank == "1":
-        rank = "A"
     if suit not in SUITS or rank not in RANK_NUMBER:
         raise CardError(
             f"'{original}' is not a card: expected a rank (A 2-10 J Q K) then a suit (S H D C), like 10H or QS")

@@ -409,6 +409,11 @@ class Match:
                 unknown_used += n - k
                 new_visible[c] += n - k
         unknown = h.counts[p] - sum(known.values())
+        for c, n in new_visible.items():
+            if self._seen_count(h, c) + n > self._mult[c] and self._mult[c]:
+                raise Refusal("duplicate_card",
+                              f"{describe(c)} is already accounted for: the deck has {self._mult[c]} of it. "
+                              "Check what the camera saw or correct the event", "C-11.2")
         if unknown_used > unknown:
             missing = [c for c, n in need.items() if n > known[c]]
             if unknown <= 0 or h.full_info:
@@ -551,6 +556,16 @@ class Match:
                 seen = self._seen_count(h, card)
                 if recycle:  # the pile is about to become the stock
                     seen -= h.discard.count(card) - (h.discard[-1:].count(card) if r.recycle_keeps_top else 0)
+                if (seen + 1 > self._mult[card] and h.recycles and r.recycle_keeps_top and not recycle
+                        and len(h.discard) == 1 and h.discard[0] == card):
+                    # AMB-04 / G06: the players turned the whole pile over, top card included: warn, go on
+                    h.discard.pop()
+                    h.stock += 1
+                    seen -= 1
+                    warning = (f"the top discard {describe(card)} should have stayed as the discard pile when "
+                               "the stock was recycled (BAS-8); it went into the stock")
+                    h.notes.append(warning)
+                    out["_warnings"] = [warning]
                 if seen + 1 > self._mult[card]:
                     raise Refusal("duplicate_card", f"{describe(card)} cannot be in the stock: the deck has "
                                   f"{self._mult[card]} and it is already accounted for", "C-11.2")
@@ -612,10 +627,10 @@ class Match:
         """Can `card` be put on the table this turn with the cards in `avail` (R500-4, AMB-17)?"""
         r = self.rules
         jokers = avail[JOKER]
-        if card == JOKER:
-            return True
-        rank, suit = RANK_NUMBER[card[:-1]], card[-1]
         minnat = r.min_natural_cards_per_meld if r.jokers else 0
+        if card == JOKER:
+            return self._joker_usable(h, avail, minnat)
+        rank, suit = RANK_NUMBER[card[:-1]], card[-1]
         if r.deep_card_use != "new_meld_only":
             for m in h.melds:
                 ext = single_extensions(m.shape, r.ace_mode)
@@ -647,6 +662,29 @@ class Match:
                 naturals = 3 - missing
                 if missing <= jokers and naturals >= minnat:
                     return True
+        return False
+
+    def _joker_usable(self, h: Hand, avail: Counter, minnat: int) -> bool:
+        """Can a joker be put on the table with the cards in `avail` (which include it)?"""
+        r = self.rules
+        if r.deep_card_use != "new_meld_only" and any(joker_can_extend(m.shape, r.ace_mode) for m in h.melds):
+            return True
+        naturals = [c for c in avail if c != JOKER and avail[c] > 0]
+        if avail[JOKER] >= 2 and naturals and minnat <= 1:
+            return True
+        if minnat > 2:
+            return False
+        top = 14 if r.ace_mode == "high_or_low" else 13
+        for i, a in enumerate(naturals):
+            for b in naturals[i + 1:]:
+                if a[:-1] == b[:-1] and a[-1] != b[-1]:
+                    return True
+                if a[-1] == b[-1]:
+                    ra, rb = RANK_NUMBER[a[:-1]], RANK_NUMBER[b[:-1]]
+                    for x, y in ((ra, rb), (14 if ra == 1 else ra, rb), (ra, 14 if rb == 1 else rb)):
+                        if 1 <= abs(x - y) <= 2 and max(x, y) <= top and not (abs(x - y) == 1 and top == 13
+                                                                              and {x, y} == {1, 13}):
+                            return True
         return False
 
     def _can_recycle_on_demand(self, h: Hand) -> bool:
@@ -1061,7 +1099,11 @@ class Match:
         h = self._live_hand()
         r = self.rules
         reason = ev.get("reason")
-        if r.scoring == "meld_minus_hand":
+        agreed = reason in ("stalemate", "agreed")
+        if r.scoring == "meld_minus_hand" and agreed and h.stock != 0:
+            # SD-3: the players agree to stop; Rummy 500 scores the hand normally
+            self._finish_hand(h, "stalemate", None, False)
+        elif r.scoring == "meld_minus_hand":
             if h.stock != 0:
                 raise Refusal("end_hand_not_allowed", "a Rummy 500 hand ends when someone goes out or the stock is "
                               f"empty ({h.stock} cards left)", "R500-10")
