@@ -409,8 +409,10 @@ def test_pages_render(client):
     assert client.get("/static/app.js").status_code == 200
     assert client.get("/m/nope").status_code == 404
     presets = client.get("/api/presets").get_json()
-    assert presets["basic"]["players"] == [2, 3, 4]
-    assert presets["basic"]["defaults"]["3"]["target"] == 150
+    assert presets["presets"]["basic"]["players"] == [2, 3, 4]
+    assert presets["presets"]["basic"]["defaults"]["3"]["target"] == 150
+    assert presets["presets"]["rummy500"]["defaults"]["2"]["target"] == 500
+    assert "double" in presets["choices"]["going_rummy"]
 
 
 class FakePipeline:

@@ -277,7 +277,13 @@ class Store:
         with live.lock:
             trial = live.match
             before = len(trial.events)
-            verdict = trial.apply(event)
+            try:
+                verdict = trial.apply(event)
+            except BaseException:
+                # an engine bug: forget the in-memory match, the next request rebuilds it from disk
+                with self._live_lock:
+                    self._live.pop(mid, None)
+                raise
             if verdict.ok:
                 stored = trial.events[-1] if len(trial.events) > before else event
                 try:

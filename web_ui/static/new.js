@@ -4,6 +4,9 @@
   const el = RR.el, clear = RR.clear;
   const $ = (id) => document.getElementById(id);
   let presets = null;
+  let choices = {}, booleans = [];
+  const MAIN = ["target", "match_hands", "ace_mode", "decks", "jokers_per_deck", "max_melds_per_turn"];
+  const more = {};  // key -> input/select of the "all options" section
   let dealer = null;
   const list = $("players");
 
@@ -51,6 +54,7 @@
       const inp = $(`opt-${k}`);
       if (inp && inp.tagName === "INPUT") inp.placeholder = d[k] === null || d[k] === undefined ? (k === "max_melds_per_turn" ? "no limit" : "") : String(d[k]);
     }
+    renderMore(d);
     const sum = $("preset-summary");
     sum.textContent = okCount
       ? `${p.title}, ${count} players: ${d.hand_size} cards each, ${d.decks} deck${d.decks > 1 ? "s" : ""}${d.jokers_per_deck ? ` with ${d.jokers_per_deck} jokers each` : ""}, ${d.target ? "first to " + d.target + " wins" : d.match_hands + " hands"}.`
@@ -58,8 +62,40 @@
     sum.classList.toggle("bad-text", !okCount && count > 0);
   }
 
+  function words(k) { return (k.charAt(0).toUpperCase() + k.slice(1)).replace(/_/g, " "); }
+  function shown(v) { return v === null || v === undefined ? "none" : v === true ? "yes" : v === false ? "no" : String(v); }
+  function renderMore(d) {
+    const box = $("more-options");
+    const keep = {};
+    for (const [k, inp] of Object.entries(more)) keep[k] = inp.value;
+    clear(box);
+    for (const k of Object.keys(d).sort()) {
+      if (MAIN.includes(k)) continue;
+      let inp;
+      if (choices[k]) {
+        inp = el("select", { name: k }, el("option", { value: "" }, `default (${shown(d[k])})`),
+          choices[k].map((c) => el("option", { value: c }, c.replace(/_/g, " "))));
+      } else if (booleans.includes(k) || typeof d[k] === "boolean") {
+        inp = el("select", { name: k }, el("option", { value: "" }, `default (${shown(d[k])})`),
+          el("option", { value: "true" }, "yes"), el("option", { value: "false" }, "no"));
+      } else {
+        inp = el("input", { type: "number", min: 0, name: k, placeholder: shown(d[k]) });
+      }
+      inp.dataset.kind = choices[k] ? "enum" : (booleans.includes(k) || typeof d[k] === "boolean") ? "bool" : "int";
+      if (keep[k] !== undefined) inp.value = keep[k];
+      more[k] = inp;
+      box.append(el("label", {}, words(k), inp, el("small", { class: "def" }, `default: ${shown(d[k])}`)));
+    }
+    for (const k of Object.keys(more)) if (!(k in d)) delete more[k];
+  }
+
   function options() {
     const o = {};
+    for (const [k, inp] of Object.entries(more)) {
+      const v = inp.value.trim();
+      if (v === "") continue;
+      o[k] = inp.dataset.kind === "bool" ? v === "true" : inp.dataset.kind === "int" ? Number(v) : v;
+    }
     for (const k of ["target", "match_hands", "decks", "jokers_per_deck", "max_melds_per_turn"]) {
       const inp = $(`opt-${k}`);
       if (!inp || inp.closest("[hidden]")) continue;
@@ -91,5 +127,7 @@
   for (const r of document.querySelectorAll('input[name="rules"]')) r.addEventListener("change", refresh);
   $("new-match").addEventListener("submit", submit);
   addPlayer(""); addPlayer(""); addPlayer("");
-  RR.get("/api/presets").then((p) => { if (p.ok) { presets = p; refresh(); } });
+  RR.get("/api/presets").then((p) => {
+    if (p.ok) { presets = p.presets; choices = p.choices || {}; booleans = p.booleans || []; refresh(); }
+  });
 })();
