@@ -538,7 +538,7 @@ class Match:
         if p == h.current and h.phase == "play":
             raise Refusal("already_drawn", f"{self.players[p]} has already drawn this turn", "C-3.1")
         h, p = self._turn(ev, need_drawn=False)
-        src = ev.get("from", "stock")
+        src = _need(ev, "from")
         out: dict[str, Any] = {"type": "draw", "player": self.players[p], "from": src}
         r = self.rules
         if src == "stock":
