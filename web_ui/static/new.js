@@ -55,9 +55,11 @@
       if (inp && inp.tagName === "INPUT") inp.placeholder = d[k] === null || d[k] === undefined ? (k === "max_melds_per_turn" ? "no limit" : "") : String(d[k]);
     }
     renderMore(d);
+    const tgt = $("opt-target").value.trim() || d.target;
+    const hands = $("opt-match_hands").value.trim();
     const sum = $("preset-summary");
     sum.textContent = okCount
-      ? `${p.title}, ${count} players: ${d.hand_size} cards each, ${d.decks} deck${d.decks > 1 ? "s" : ""}${d.jokers_per_deck ? ` with ${d.jokers_per_deck} jokers each` : ""}, ${d.target ? "first to " + d.target + " wins" : d.match_hands + " hands"}.`
+      ? `${p.title}, ${count} players: ${d.hand_size} cards each, ${d.decks} deck${d.decks > 1 ? "s" : ""}${d.jokers_per_deck ? ` with ${d.jokers_per_deck} jokers each` : ""}, ${tgt ? "first to " + tgt + " wins" : (hands || d.match_hands) + " hands"}.`
       : `${p.title} is played by ${p.players.join(", ")} players (you have ${count}).`;
     sum.classList.toggle("bad-text", !okCount && count > 0);
   }
@@ -126,6 +128,7 @@
   $("add-player").addEventListener("click", () => addPlayer("").querySelector("input").focus());
   for (const r of document.querySelectorAll('input[name="rules"]')) r.addEventListener("change", refresh);
   $("new-match").addEventListener("submit", submit);
+  for (const id of ["opt-target", "opt-match_hands"]) $(id).addEventListener("input", refresh);
   addPlayer(""); addPlayer(""); addPlayer("");
   RR.get("/api/presets").then((p) => {
     if (p.ok) { presets = p.presets; choices = p.choices || {}; booleans = p.booleans || []; refresh(); }
