@@ -195,13 +195,16 @@ class Store:
     def list_matches(self) -> list[dict]:
         with self._wlock:
             rows = self._db.execute(
-                "SELECT id, setup, created, opened FROM matches ORDER BY opened DESC, created DESC"
+                "SELECT m.id, m.setup, m.created, m.opened, "
+                "(SELECT COUNT(*) FROM events e WHERE e.match_id = m.id AND e.status = 'accepted'), "
+                "(SELECT MAX(e.created) FROM events e WHERE e.match_id = m.id) "
+                "FROM matches m ORDER BY m.opened DESC, m.created DESC"
             ).fetchall()
         out = []
-        for mid, setup, created, opened in rows:
+        for mid, setup, created, opened, n_events, last in rows:
             s = json.loads(setup)
             out.append({"id": mid, "rules": s.get("rules"), "players": s.get("players"),
-                        "created": created, "opened": opened})
+                        "created": created, "opened": opened, "moves": n_events, "last_change": last or created})
         return out
 
     def last_match_id(self) -> str | None:
