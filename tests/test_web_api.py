@@ -110,6 +110,11 @@ def test_play_a_hand_and_replay_log_gives_same_state(client):
     assert len(lines) == 1 + len(HAND)
     assert all(json.loads(ln) for ln in lines)
     assert replay(log.get_data(as_text=True)) == contract_view(st)
+    # every key replay --json gives (the contract's and the engine's extras) is the same in GET
+    from referee import replay_lines
+
+    full = replay_lines(log.get_data(as_text=True).splitlines())
+    assert {k: st[k] for k in full} == full
 
 
 def test_refused_event_changes_nothing(client):

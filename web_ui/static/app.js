@@ -399,6 +399,7 @@
       form.cards = [];
       if (picker) picker.set([]);
       if (action === "reveal") form.player = null;
+      updateSend();
     }
   }
 
