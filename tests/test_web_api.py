@@ -493,3 +493,34 @@ def test_serve_access_rules():
     with pytest.raises(ValueError):
         access("0.0.0.0", "  ")
     assert default_db_path().endswith("rummy-referee/matches.db")
+
+
+@pytest.mark.slow
+def test_demo_recording_plugs_in(tmp_path):
+    """serve --demo: the bundled recording plays into a match of its own, through MatchReferee."""
+    pytest.importorskip("cv2")
+    from web_ui.camera import attach_camera
+
+    app = create_app({"DATABASE": str(tmp_path / "d.db")})
+    label = attach_camera(app, None, None, demo=True)
+    if label is None:
+        pytest.skip("the vision pipeline could not be set up here")
+    live = app.extensions["rummy_live"]
+    c = app.test_client()
+    mid = live.camera_target()
+    assert mid is not None and c.get("/api/camera").get_json()["available"] is True
+    st = c.get(f"/api/matches/{mid}").get_json()
+    assert st["players"] == ["Ana", "Ben", "Cleo"] and st["next_dealer"] == "Ana"
+    live.pipeline.start()
+    try:
+        import time
+
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not c.get(f"/api/matches/{mid}").get_json()["activity"]:
+            time.sleep(0.2)
+        acts = c.get(f"/api/matches/{mid}").get_json()["activity"]
+        assert acts and all(a["source"] == "camera" for a in acts)
+        assert c.get("/camera.jpg").status_code == 200
+    finally:
+        live.pipeline.stop()
+        app.extensions["rummy_store"].close()
