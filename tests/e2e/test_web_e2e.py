@@ -170,6 +170,21 @@ def test_set_up_match_play_hand_see_scores_and_chart(server, browser, shot):
     assert page.locator("#history tbody tr").count() == 2
     shot(page, "08-quick-result")
 
+    # quick mode with the cards left instead of points
+    page.wait_for_selector('#action-tabs .tab.on[data-action="hand_result"]')
+    page.click('#quick-winner .chip[data-value="Ana"]')
+    page.click('#quick-mode .chip[data-value="cards"]')
+    page.click('.quick-row[data-player="Ben"] button')
+    pick(page, "KS", "3D")
+    page.click('.quick-row[data-player="Cleo"] button')
+    pick(page, "2C")
+    assert page.locator('.quick-row[data-player="Ben"] .card').count() == 2
+    page.click("#send-btn")
+    wait_version(page, 11)
+    st = page.request.get(f"{base}/api/matches/{mid}").json()
+    assert st["hands"][-1]["winner"] == "Ana" and st["totals"]["Ana"] == 15
+    assert page.locator('.player[data-player="Ana"] .total').inner_text() == "15"
+
     assert not errors, errors
     other_ctx.close()
     ctx.close()
