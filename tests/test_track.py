@@ -92,29 +92,35 @@ def test_missing_source_exits_2(tmp_path, capsys, with_oracle):
 
 
 def test_live_pipeline_on_the_demo(oracle):
+    """The demo played as a camera: the events applied live follow the scripted log. The pipeline keeps only
+    the latest frame, so on a busy machine it may skip frames: the test asks for a prefix of the game."""
     from vision.pipeline import demo_pipeline
 
     oracle.rng = np.random.default_rng(1)
-    pipe, setup, dealer = demo_pipeline(detector=oracle, loop=False, fps=40)
+    pipe, setup, dealer = demo_pipeline(detector=oracle, loop=False, fps=20)
     seen = []
     pipe.on_event(seen.append)
     assert pipe.camera_state() == "off"
     pipe.start()
     try:
-        end = time.monotonic() + 30
-        while time.monotonic() < end and not any(o["event"]["type"] == "reveal" for o in seen[-1:]):
+        end = time.monotonic() + 40
+        states = set()
+        while time.monotonic() < end:
+            states.add(pipe.camera_state())
             time.sleep(0.05)
             for p in pipe.pending():  # nobody at the table: confirm what the pipeline asks about
                 pipe.confirm(p["id"])
+            if pipe.camera_state() == "off" and "live" in states:
+                break
         jpeg = pipe.latest_jpeg()
     finally:
         pipe.stop()
+    assert "live" in states and pipe.camera_state() == "off"
     assert jpeg[:2] == b"\xff\xd8"
     assert set(seen[0]) >= {"event", "ok", "code", "message", "proposed"}
-    applied = [o for o in seen if o["ok"] and not o["proposed"]]
-    assert [o["event"]["type"] for o in applied][:2] == ["deal", "draw"]
-    assert pipe.camera_state() == "off"
-    assert pipe.referee.public_state()["current"]["phase"] in ("reveal", "over")
+    applied = [json.dumps(o["event"]) for o in seen if o["ok"] and not o["proposed"]]
+    assert len(applied) >= 5
+    assert [norm(x) for x in applied] == [norm(x) for x in EXPECTED[1:1 + len(applied)]]
 
 
 def test_real_model_smoke(tmp_path):

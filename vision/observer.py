@@ -51,8 +51,13 @@ class Observer:
     """Turns stable snapshots into referee events. `referee` is a `referee.Match` (or anything with
     `apply(event) -> Verdict` and `public_state()`); `first_dealer` deals the first hand."""
 
-    def __init__(self, referee, first_dealer: str, *, min_confidence: float = 0.75, auto_confirm: bool = False):
+    def __init__(self, referee, first_dealer: str, *, min_confidence: float = 0.75, auto_confirm: bool = False,
+                 patience: int = 0):
         self.referee = referee
+        self.patience = patience  # looks at an unchanged table before an unsure event is proposed
+        self._looks = 0
+        self._last_sig = None
+        self.waiting = False  # an unsure event waits for more looks (feed the same snapshot again)
         self.first_dealer = first_dealer
         self.min_confidence = min_confidence
         self.auto_confirm = auto_confirm  # offline tracking: proposals are applied (and flagged)
@@ -74,6 +79,9 @@ class Observer:
     def observe(self, snap: TableSnapshot) -> list[Outcome]:
         """Feed the next stable snapshot; returns the outcomes it caused (applied, refused, proposed)."""
         with self._lock:
+            sig = snap.signature()
+            if sig != self._last_sig:
+                self._last_sig, self._looks = sig, 0
             self._last = snap
             return self._derive()
 
@@ -129,11 +137,16 @@ class Observer:
     def _derive(self) -> list[Outcome]:
         outs: list[Outcome] = []
         snap = self._last
+        self.waiting = False
         if snap is None or self._pending:
             return outs
         for _ in range(64):
             cand = self._next_candidate(snap)
             if cand is None:
+                break
+            if cand.confidence < self.min_confidence and self._looks < self.patience:
+                self._looks += 1  # the identity vote may still settle: look again before asking
+                self.waiting = True
                 break
             if cand.confidence < self.min_confidence and not self.auto_confirm:
                 pid = self._next_id

@@ -41,7 +41,8 @@ class TableTracker:
         self.stability = stability or StabilityConfig.for_fps(fps)
         self.stabilizer = Stabilizer(self.stability)
         self.gate = SnapshotGate(self.stability.hold_frames)
-        self.observer = Observer(referee, first_dealer, min_confidence=min_confidence, auto_confirm=auto_confirm)
+        self.observer = Observer(referee, first_dealer, min_confidence=min_confidence, auto_confirm=auto_confirm,
+                                 patience=self.stability.vote_window)
         self.snapshot_config = SnapshotConfig()
         self.calibration = Calibration(layout.aruco) if layout.aruco is not None else None
         self.calibrate_every = calibrate_every
@@ -72,6 +73,8 @@ class TableTracker:
         self.last_detections, self.last_stable, self.last_snapshot = dets, stable, snap
         gated = self.gate.update(snap)
         if gated is None:
+            if self.observer.waiting and self.gate.holding(snap):
+                return self.observer.observe(snap)  # same table, firmer votes: look again
             return []
         return self.observer.observe(gated)
 
@@ -192,7 +195,8 @@ class Pipeline:
             self._first_dealer = first_dealer
         t = self._tracker
         if t is not None:
-            t.observer = Observer(referee, self._first_dealer, min_confidence=self._min_conf)
+            t.observer = Observer(referee, self._first_dealer, min_confidence=self._min_conf,
+                                  patience=t.stability.vote_window)
             t.observer.on_event(self._emit)
 
     def latest_jpeg(self) -> bytes | None:

@@ -38,7 +38,7 @@ class StabilityConfig:
         def s(n: int, lo: int = 1) -> int:
             return max(lo, round(n * k))
 
-        return cls(window=s(5, 3), appear_hits=s(3, 2), vanish_misses=s(8, 2), vote_window=s(8, 3),
+        return cls(window=s(5, 3), appear_hits=s(3, 2), vanish_misses=s(8, 2), vote_window=s(8, 6),
                    hold_frames=s(3))
 
 
@@ -164,6 +164,10 @@ class SnapshotGate:
         self._candidate = None
         self._count = 0
         self._emitted = None
+
+    def holding(self, snapshot) -> bool:
+        """Whether this snapshot shows what the last stable one showed."""
+        return self._emitted is not None and snapshot.signature() == self._emitted
 
     def update(self, snapshot):
         """Returns the snapshot when it has just become the new stable one, else None."""
