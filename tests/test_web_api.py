@@ -502,7 +502,7 @@ def test_demo_recording_plugs_in(tmp_path):
     from web_ui.camera import attach_camera
 
     app = create_app({"DATABASE": str(tmp_path / "d.db")})
-    label = attach_camera(app, None, None, demo=True)
+    label = attach_camera(app, None, None, demo=True, detector="oracle")
     if label is None:
         pytest.skip("the vision pipeline could not be set up here")
     live = app.extensions["rummy_live"]

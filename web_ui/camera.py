@@ -39,12 +39,13 @@ class MatchReferee:
             return m.match.public_state()
 
 
-def attach_camera(app, source: str | None, layout: str | None, demo: bool) -> str | None:
+def attach_camera(app, source: str | None, layout: str | None, demo: bool, detector="auto") -> str | None:
     """Start the camera pipeline for ``app`` if asked. Returns a short description of the source, or None.
 
     ``demo``: the bundled recording, played into a new match of its own (its players and first dealer).
     ``source``: a camera index, video file, folder of images or stream URL, with ``layout`` (LAYOUT.json);
-    its events go to the match open on the dashboard."""
+    its events go to the match open on the dashboard. ``detector`` (demo only): "auto", "model" or
+    "oracle" (the recording's ground truth, for tests and machines without the model)."""
     if not source and not demo:
         return None
     live = app.extensions["rummy_live"]
@@ -57,7 +58,7 @@ def attach_camera(app, source: str | None, layout: str | None, demo: bool) -> st
     ref = MatchReferee(live)
     try:
         if demo and not source:
-            pipe, setup, dealer = vp.demo_pipeline(referee=ref, loop=False)
+            pipe, setup, dealer = vp.demo_pipeline(referee=ref, detector=detector, loop=False)
             m = store.create_match(setup, {"dealer": dealer, "camera": "demo recording"})
             live.camera_match = m.id
             label = "demo recording"
