@@ -6,7 +6,6 @@ its weights are there."""
 
 import json
 import time
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -123,18 +122,25 @@ def test_live_pipeline_on_the_demo(oracle):
     assert [norm(x) for x in applied] == [norm(x) for x in EXPECTED[1:1 + len(applied)]]
 
 
-def test_real_model_smoke(tmp_path):
-    """The shipped model on a few demo frames: runs and finds cards (accuracy is measured in docs/PIPELINE.md)."""
+def test_real_model_smoke():
+    """The shipped model on demo frames through the tracker: it runs, and whatever it reports is well formed.
+    (How well it reads the cards is measured in docs/PIPELINE.md, not asserted here.)"""
     from vision.detector import default_weights_path
 
     if not default_weights_path().exists():
         pytest.skip("no shipped model weights yet")
-    import cv2
-
+    from referee import Match
+    from vision.capture import FolderSource, iter_frames
     from vision.detector import Detector
+    from vision.layout import Layout
+    from vision.pipeline import TableTracker
+    from vision.track_cli import load_match
+    from vision.types import CardDetection
 
-    det = Detector()
-    img = cv2.imread(str(sorted((DEMO_DIR / "frames").iterdir())[-1]))
-    found = det.detect(img)
-    assert isinstance(found, list)
-    assert SimpleNamespace(n=len(found)).n > 0
+    setup, dealer = load_match(DEMO_DIR / "match.json")
+    tracker = TableTracker(Layout.load(DEMO_DIR / "layout.json"), Match(setup), dealer, Detector(), fps=5)
+    for f in list(iter_frames(FolderSource(DEMO_DIR / "frames")))[-4:]:
+        tracker.process(f)
+        for d in tracker.last_detections:
+            assert isinstance(d, CardDetection) and d.box[0] <= d.box[2] and d.box[1] <= d.box[3]
+    assert tracker.frames == 4

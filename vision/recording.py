@@ -241,11 +241,11 @@ DISCARD_BOX = (0.51, 0.40, 0.66, 0.60)
 
 def zone_boxes(players: list[str]) -> dict[str, tuple[float, float, float, float]]:
     """Player zones (relative x1, y1, x2, y2): the first player at the bottom, the others along the top."""
-    out = {players[0]: (0.02, 0.62, 0.98, 0.99)}
+    out = {players[0]: (0.02, 0.61, 0.98, 0.99)}
     others = players[1:]
     w = 0.96 / len(others)
     for i, p in enumerate(others):
-        out[p] = (0.02 + i * w, 0.01, 0.02 + (i + 1) * w - 0.01, 0.38)
+        out[p] = (0.02 + i * w, 0.01, 0.02 + (i + 1) * w - 0.01, 0.39)
     return out
 
 
@@ -278,7 +278,7 @@ class Geometry:
     width: int
     height: int
     players: list[str]
-    card_height: float = 0.16  # relative to the frame height
+    card_height: float = 0.15  # relative to the frame height
     step: float = 0.27  # fan overlap: offset between cards, in card widths
     anchors: dict = field(default_factory=dict)  # meld id / reveal key -> (zone, x, y, angle, lo, hi)
     fallback: set = field(default_factory=set)  # cards the deck design lacks (drawn with proc-classic)
@@ -298,7 +298,7 @@ class Geometry:
         x1, y1, x2, y2 = zone_boxes(self.players)[zone]
         X1, Y1, X2, Y2 = x1 * self.width, y1 * self.height, x2 * self.width, y2 * self.height
         cw, st = self.cw, self.step * self.cw
-        rows = [Y1 + 0.1 * self.ch + self.ch / 2, Y1 + 0.1 * self.ch + self.ch * 1.62]
+        rows = [Y1 + 0.55 * self.ch, Y1 + 2.0 * self.ch]  # two rows, 0.45 card heights apart
         top = zone != self.players[0]
         if top:
             rows = [Y2 - (r - Y1) for r in rows]
@@ -377,7 +377,7 @@ class RecordingSpec:
     fps: float = 5.0
     deck: str = "proc-classic"
     surface: str = "felt"
-    card_height: float = 0.16
+    card_height: float = 0.15
     hold: int = 6  # frames a table state stays still after a move
     hand_frames: int = 2  # frames with the player's hand over the table around a move
     hand_prob: float = 0.7  # moves shown with a hand
