@@ -165,9 +165,11 @@
       if (r500) {
         const hv = d.hand_values && d.hand_values.length ? `${sumText(d.hand_values)}` : String(d.hand_points ?? 0);
         counted = `table ${d.table_points ?? 0} − hand ${hv}`;
-      } else if (d.won) {
+      } else if (p === h.winner) {
         const parts = S.players.filter((q) => q !== p && D[q]).map((q) => D[q].hand_points ?? 0);
-        counted = `wins ${sumText(parts)}${d.won.going_rummy ? ` → ${d.won.points} for going rummy` : ""}`;
+        const sum = parts.reduce((a, b) => a + b, 0);
+        const pts = h.points ? h.points[p] : sum;
+        counted = `wins ${sumText(parts)}${pts !== sum ? ` → ${pts}${h.going_rummy ? " for going rummy" : ""}` : ""}`;
       } else if (d.hand_values && d.hand_values.length) counted = `${sumText(d.hand_values)} in hand`;
       else if (d.hand_points !== undefined && h.result === "out") counted = `${d.hand_points} in hand`;
       const pts = h.points ? h.points[p] : 0;
@@ -316,6 +318,13 @@
       return;
     }
     if (!S) return;
+    $("action-tabs").hidden = !!S.match_over;
+    if (S.match_over) {
+      body.append(el("p", { class: "big-text" }, "The match is over. ",
+        el("a", { class: "btn primary big", href: "/new" }, "Start a new match")),
+        el("p", { class: "muted" }, "A mistake? Undo (top right) takes back the last move and the match goes on."));
+      return;
+    }
     if (action === "hand_result") { renderQuick(body); return; }
     const needsPlayer = !["deal", "end_hand"].includes(action);
     if (needsPlayer) {
