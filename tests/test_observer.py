@@ -170,3 +170,18 @@ def test_second_hand_is_dealt_after_the_table_is_cleared():
     o.observe(snap())  # cleared
     out = o.observe(snap(["9D"]))
     assert out[0]["event"] == {"type": "deal", "dealer": "Ben", "upcard": "9D"}
+
+
+def test_rummy500_layoff_in_the_layers_own_zone():
+    o = Observer(Match({"type": "match", "rules": "rummy500", "players": ["Ana", "Ben", "Cleo"]}), "Ana")
+    o.observe(snap(["5C"]))
+    o.observe(snap(["5C"], Ben=[["7H", "8H", "9H"]]))
+    o.observe(snap(["5C", "2S"], Ben=[["7H", "8H", "9H"]]))
+    # Cleo lays the 10H off on Ben's run, in her own zone, apart from everything
+    out = o.observe(snap(["5C", "2S"], Ben=[["7H", "8H", "9H"]], Cleo=[["10H"]]))
+    assert [x["event"] for x in out] == [{"type": "draw", "player": "Cleo", "from": "stock"},
+                                         {"type": "lay_off", "player": "Cleo", "cards": ["10H"]}]
+    assert all(x["ok"] for x in out)
+    # two cards that fit nowhere yet: a meld being laid out, no event
+    assert o.observe(snap(["5C", "2S"], Ben=[["7H", "8H", "9H"]], Cleo=[["10H"], ["KD", "KS"]])) == []
+

@@ -70,6 +70,7 @@ class Observer:
         self._turn_key = None
         self._top_taken = False
         self._last: TableSnapshot | None = None
+        self._rules = None
         self.outcomes: list[Outcome] = []
 
     # ---- public API ------------------------------------------------------------------------------
@@ -169,6 +170,7 @@ class Observer:
 
     def _next_candidate(self, snap: TableSnapshot) -> _Candidate | None:
         state = self.referee.public_state()
+        self._rules = state.get("rules")
         cur = state.get("current")
         visible = snap.table_cards()
         self._disputed &= visible  # a disputed card that left the table counts again when it comes back
@@ -242,6 +244,7 @@ class Observer:
         if phase == "draw" and top is not None and top not in snap.discard:
             skip.discard(top)  # the top discard may have been taken into a meld
 
+        lay_in_own_zone = self._rules == "rummy500"
         # what the player put down: groups holding new cards
         new_groups: list[tuple[str, list[str], set[int]]] = []  # zone owner, new cards, meld ids touched
         for owner, groups in snap.players.items():
@@ -275,6 +278,12 @@ class Observer:
                     plays.append(self._ambiguous_layoff(ev, sorted(touched), new))
             elif owner == player and len(new) >= 3:
                 plays.append(_Candidate({"type": "meld", "player": player, "cards": new}, 1.0, "", tuple(new)))
+            elif owner == player and lay_in_own_zone:
+                # Rummy 500: a lay-off lies in the zone of the player who lays it off; fewer than three new
+                # cards may also be a meld being laid out, so only a lay-off the referee accepts counts
+                ev = {"type": "lay_off", "player": player, "cards": new}
+                if self._legal(ev):
+                    plays.append(_Candidate(ev, 1.0, "", tuple(new)))
         plays.sort(key=lambda c: 0 if c.event["type"] == "meld" else 1)
         if new_discards:
             x = new_discards[0]
@@ -293,17 +302,21 @@ class Observer:
             return _Candidate(ev, 1.0)
         return plays[0]
 
+    def _legal(self, ev: dict) -> bool:
+        """Whether the referee would accept the event now, after the (hidden) draw if the turn has not seen one
+        yet: tried on a copy; True when the referee cannot be copied."""
+        copy = getattr(self.referee, "copy", None)
+        if copy is None:
+            return True
+        trial = copy()
+        cur = trial.public_state().get("current") or {}
+        if cur.get("phase") == "draw":
+            trial.apply({"type": "draw", "player": cur.get("current_player"), "from": "stock"})
+        return bool(trial.apply(ev).ok)
+
     def _ambiguous_layoff(self, ev: dict, ids: list[int], new: list[str]) -> _Candidate:
         """A group touching several melds: keep the melds the referee accepts the cards on."""
-        legal = []
-        copy = getattr(self.referee, "copy", None)
-        for i in ids:
-            trial = dict(ev, meld=i)
-            if copy is None:
-                legal.append(i)
-                continue
-            if copy().apply(trial).ok:
-                legal.append(i)
+        legal = [i for i in ids if self._legal(dict(ev, meld=i))]
         if len(legal) == 1:
             return _Candidate(dict(ev, meld=legal[0]), 1.0, "", tuple(new))
         pick = legal[0] if legal else ids[0]
