@@ -16,6 +16,14 @@ from .store import NotFound
 log = logging.getLogger(__name__)
 
 
+def screen_state(st: dict) -> dict:
+    """The state as the screens get it over SSE: without the per-line ``events`` list of the contract
+    (it grows with the match and no screen needs it; GET /api/matches/<id> has it)."""
+    out = {k: v for k, v in st.items() if k != "events"}
+    out["event_count"] = len(st.get("events", ()))
+    return out
+
+
 def sse_message(kind: str, data: dict, ident: int | None = None) -> str:
     body = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
     head = f"id: {ident}\n" if ident is not None else ""
@@ -43,8 +51,8 @@ class Live:
     def publish(self, mid: str, change: dict | None) -> None:
         live = self.store.get(mid)
         st = live.state()
-        self.hub.publish(mid, sse_message("state", {"version": st["version"], "change": change, "state": st},
-                                          st["version"]))
+        self.hub.publish(mid, sse_message("state", {"version": st["version"], "change": change,
+                                                    "state": screen_state(st)}, st["version"]))
 
     def _publish_loop(self) -> None:
         while True:

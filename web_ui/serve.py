@@ -36,6 +36,8 @@ def access(host: str, pin: str | None) -> tuple[bool, str | None, bool]:
 
 def cli_serve(args) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if not os.environ.get("RUMMY_WEB_DEBUG_LOG"):
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)  # not one line per request and SSE poll
     host = args.host or "127.0.0.1"
     port = int(args.port)
     db = args.db or default_db_path()

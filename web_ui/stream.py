@@ -7,7 +7,7 @@ import time
 
 from flask import Blueprint, Response, abort, current_app, jsonify
 
-from .live import sse_message
+from .live import screen_state, sse_message
 from .store import NotFound
 
 bp = Blueprint("stream", __name__)
@@ -28,7 +28,7 @@ def match_stream(mid):
         abort(404)
     q = hub.subscribe(mid)
     st = live.state()
-    first = sse_message("state", {"version": st["version"], "change": None, "state": st}, st["version"])
+    first = sse_message("state", {"version": st["version"], "change": None, "state": screen_state(st)}, st["version"])
 
     def gen():
         try:
