@@ -273,6 +273,7 @@ def _b01():
     g.check()
     # The contract's other card spellings (suit symbols, lower case) name the same cards.
     g = meld_game("basic", 3, "AS 2S 3S")
+    g.meld("P1", ["1S", "2S", "3S"], bad=("bad_card", "unknown_card"))  # not a spelling of the contract
     g.meld("P1", ["A♠", "2s", "3♠"])
     g.check()
 
@@ -2009,6 +2010,15 @@ def _g14():
     g.check()
     h = only_hand(g)
     assert h["points"] == {p: -r500_hand_points(g.hands[p]) for p in g.players}  # scored normally
+    # SD-3: the players may also agree to end a Rummy 500 hand before the stock is empty; it is scored.
+    g = Game("rummy500", 3)
+    g.deal("P3", hands={"P1": cards("9H 10H JH")})
+    turn(g, "P1", ("meld", "9H 10H JH"))
+    g.idle("P2")
+    g.end_hand("stalemate")
+    g.check()
+    h = only_hand(g)
+    assert h["points"] == {p: (29 if p == "P1" else 0) - r500_hand_points(g.hands[p]) for p in g.players}
 
 
 @scenario("G15")
