@@ -885,6 +885,12 @@ def _d11():
     g.take("P4")
     g.discard("P4", "5H")
     g.check()
+    # ... but with a pair in hand the joker can be used: accepted.
+    g = r500_pile(4, cards("JK KC 3S QD"), {"P4": cards("5H 5D 9S JH 2C 6S 10C")})
+    g.take("P4", "JK")
+    g.meld("P4", ["5H", "5D", "JK=5S"])
+    g.discard("P4", "KC")
+    g.check()
 
 
 @scenario("D12")
@@ -2160,6 +2166,17 @@ def _h07():
     g.idle("P1", "JK")
     g.call_rummy("P3", "JK", bad="rummy_call_invalid")
     g.draw("P2")
+    g.check()
+    # With a run on the table the discarded joker can be laid off: the call is good.
+    g = Game("rummy500", 4)
+    g.deal("P4", upcard="5H", hands={"P1": cards("6H 7H 8H")}, reserve=["JK"])
+    g.draw("P1", "JK")
+    g.meld("P1", "6H 7H 8H")
+    g.discard("P1", "JK")
+    g.call_rummy("P3", "JK")
+    g.lay("P3", ["JK=9H"], meld=1)
+    g.discard("P3", g.hands["P3"][0])
+    g.draw("P4")
     g.check()
     assert_hidden_same(g)
 
