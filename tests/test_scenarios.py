@@ -62,6 +62,16 @@ def only_hand(g: Game) -> dict:
     return hands[0]
 
 
+def agreed_end_twin(g: Game) -> None:
+    """Rummy 500: end the hand here by agreement (SD-3, scored normally); the hidden-hand replay of the same
+    game must score it the same (deep pickups, calls and lay-offs included)."""
+    f = g.copy()
+    f.end_hand("stalemate")
+    f.check()
+    assert len(f.result()["hands"]) == 1
+    assert_same_outcome(f)
+
+
 def no_hand_listed(g: Game, upto: int | None = None) -> None:
     assert g.result(upto)["hands"] == [], "the hand must not be listed (not ended, or a reveal is missing)"
 
@@ -868,6 +878,7 @@ def _d10():
     g.discard("P4", "QD")  # several cards taken: one of them may go back at once
     g.check()
     assert {"KC", "3S"} <= set(g.hands["P4"])
+    agreed_end_twin(g)
 
 
 @scenario("D11")
@@ -903,6 +914,7 @@ def _d12():
     g.discard("P4", "QD")
     g.check()
     assert g.pile == ["8H", "QD"]
+    agreed_end_twin(g)
 
 
 @scenario("D13")
@@ -961,6 +973,13 @@ def _d15():
     disc = f.discard("P1", "2C", bad=MAYBE)
     f.check()
     assert not f.entry(take)["ok"] or not f.entry(disc)["ok"], "the top QD must be used this turn"
+    f = Game("rummy500", 3, {"top_discard_must_be_used": True})  # used at once: fine
+    f.deal(upcard="QD", hands={"P1": cards("QC QH 6S 8D 10C KH 5S")})
+    f.take("P1")
+    f.discard("P1", "5S", bad="deep_card_unused")
+    f.meld("P1", "QC QD QH")
+    f.discard("P1", "5S")
+    f.check()
 
 
 @scenario("D16")
@@ -972,6 +991,7 @@ def _d16():
     g.check()
     assert_hidden_same(g)
     assert "9C" in g.hands["P4"]
+    agreed_end_twin(g)
 
 
 @scenario("D17")
@@ -983,6 +1003,7 @@ def _d17():
     g.discard("P3", "2C")
     g.check()
     assert g.pile == ["2C"]
+    agreed_end_twin(g)
 
 
 @scenario("D18")
@@ -992,6 +1013,7 @@ def _d18():
     g.meld("P3", ["9C", "9D", "JK=9H"])
     g.discard("P3", "4H")
     g.check()
+    agreed_end_twin(g)
 
 
 # =====================================================================================================
@@ -1248,6 +1270,7 @@ def _e11():
     assert_hidden_same(g)
     no_hand_listed(g)
     assert g.hands["P1"] == ["2S"]
+    agreed_end_twin(g)
 
 
 @scenario("E12")
@@ -1463,15 +1486,16 @@ def _f06():
 
 @scenario("F07")
 def _f07():
-    g = Game("classic", 2)
-    g.deal("P2", hands={"P1": cards("8S 9S 10S JS 8H 9H 10H JD QD KD"),
-                        "P2": cards("AC 2D 2H 3S 3C 4D 4H 5S 6C 7D")})
-    turn(g, "P1", ("meld", "8S 9S 10S JS"), ("meld", "8H 9H 10H"), ("meld", "JD QD KD"))
-    g.check()
-    h = only_hand(g)
-    assert (h["winner"], h["going_rummy"]) == ("P1", True)
-    assert h["points"] == {"P1": 74, "P2": 0}  # 2 x 37
-    assert_same_outcome(g)
+    for opts, expected in (({}, 74), ({"going_rummy": "plus10"}, 47)):  # x2, or Pagat's +10 (BAS-10)
+        g = Game("classic", 2, opts)
+        g.deal("P2", hands={"P1": cards("8S 9S 10S JS 8H 9H 10H JD QD KD"),
+                            "P2": cards("AC 2D 2H 3S 3C 4D 4H 5S 6C 7D")})
+        turn(g, "P1", ("meld", "8S 9S 10S JS"), ("meld", "8H 9H 10H"), ("meld", "JD QD KD"))
+        g.check()
+        h = only_hand(g)
+        assert (h["winner"], h["going_rummy"]) == ("P1", True)
+        assert h["points"] == {"P1": expected, "P2": 0}  # 2 x 37, or 37 + 10
+        assert_same_outcome(g)
 
 
 P2_GOES_OUT = ("5C 6C 7C 8C 10D JD QD", "5H 6H 7H 8H 10S JS QS", "9C 10C JC QC 5D 6D 7D",
@@ -1580,6 +1604,11 @@ def _f13():
     res = g.check()
     assert res["totals"] == {"P1": 535, "P2": 515}
     assert res["match_over"] is True and res["match_winner"] == "P1"
+    # Option tie_rule=went_out_wins (AMB-23): the tied player who went out wins at once.
+    g = Game("rummy500", 2, {"tie_rule": "went_out_wins"})
+    g.hand_result("P1", "P2", points={"P1": 0, "P2": 0}, melded={"P1": 520, "P2": 520})
+    res = g.check()
+    assert res["match_over"] is True and res["match_winner"] == "P2"
 
 
 @scenario("F14")
@@ -2117,6 +2146,7 @@ def _h04():
     g.draw("P3")
     g.check()
     assert_hidden_same(g)
+    agreed_end_twin(g)
 
 
 @scenario("H05")
@@ -2149,6 +2179,7 @@ def _h06():
     g.check()
     assert_hidden_same(g)
     assert {"JS"} <= set(g.hands["P3"])
+    agreed_end_twin(g)
 
 
 @scenario("H07")
