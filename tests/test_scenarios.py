@@ -41,6 +41,7 @@ def scenario(sid: str):
 SECTIONS = {"A": 10, "B": 18, "C": 14, "D": 18, "E": 15, "F": 23, "G": 15, "H": 8, "I": 8}
 ALL_IDS = [f"{s}{i:02d}" for s, k in SECTIONS.items() for i in range(1, k + 1)]
 
+
 @pytest.mark.parametrize("sid", ALL_IDS)
 def test_scenario(sid):
     assert sid in SCEN, f"scenario {sid} has no test yet"
