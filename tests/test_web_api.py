@@ -566,3 +566,24 @@ def test_fuzzed_bodies_never_crash_the_server(tmp_path):
     st_ = c.get(f"/api/matches/{mid}").get_json()
     assert replay(c.get(f"/api/matches/{mid}/log").get_data(as_text=True)) == contract_view(st_)
     app.extensions["rummy_store"].close()
+
+
+def test_failed_commit_is_not_kept(app, client, monkeypatch):
+    """A row that could not be written (disk full...) is not in the match afterwards: 500, then the
+    match is rebuilt from the disk and play goes on."""
+    store = app.extensions["rummy_store"]
+    mid = new_match(client)
+    play(client, mid, HAND[:1])
+    real = store._insert
+
+    def disk_full(*a, **k):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(store, "_insert", disk_full)
+    r = post(client, mid, HAND[1])
+    assert r.status_code == 500 and r.get_json()["code"] == "internal_error"
+    monkeypatch.setattr(store, "_insert", real)
+    st = client.get(f"/api/matches/{mid}").get_json()
+    assert len(st["events"]) == 1 and st["current"]["phase"] == "draw"
+    play(client, mid, HAND[1:])
+    assert len(client.get(f"/api/matches/{mid}").get_json()["hands"]) == 1

@@ -10,8 +10,10 @@ The match state is never stored: it is what replaying the accepted events throug
 gives (event sourcing). Writes use WAL with ``synchronous=FULL``: when ``append`` returns, the row is
 on disk, so an event the API answered 200 survives a crash.
 
-Live matches are kept in memory as engine ``Match`` objects, one lock per match; every change is
-written first, then made visible to readers and streams.
+Live matches are kept in memory as engine ``Match`` objects. A change is applied in memory under the
+match's lock, then committed (fsync) outside it, with a per-match write lock that keeps the rows in
+order; the API answers only after the commit. (A screen may so show an event a few milliseconds before
+it is on disk; an answer 200 never comes before.)
 """
 
 from __future__ import annotations
@@ -93,7 +95,9 @@ class LiveMatch:
     extra: dict = field(default_factory=dict)  # dashboard-only settings: first dealer, camera, layout
     version: int = 0  # last seq written
     activity: list[Activity] = field(default_factory=list)
-    lock: threading.RLock = field(default_factory=threading.RLock)
+    lock: threading.RLock = field(default_factory=threading.RLock)  # the in-memory match (short holds)
+    write_lock: threading.Lock = field(default_factory=threading.Lock)  # one writer at a time, through the commit
+    broken: bool = False  # a commit failed: this object no longer matches the disk
     _state_cache: tuple[int, dict] | None = None
 
     def state(self) -> dict:
@@ -258,59 +262,90 @@ class Store:
                          version=version, activity=activity[-ACTIVITY_KEEP:])
 
     # -- events -------------------------------------------------------------------------------------
-    def _append(self, live: LiveMatch, status: str, body: Any, code=None, message=None, source=None) -> Activity:
-        seq = live.version + 1
-        now = time.time()
-        with self._wlock:
-            self._db.execute(
-                "INSERT INTO events (match_id, seq, status, body, code, message, source, created) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (live.id, seq, status, json.dumps(body, ensure_ascii=False), code, message, source, now),
-            )
-        live.version = seq
-        act = Activity(seq, status, body, code, message, source, now)
+    def _stage(self, live: LiveMatch, status: str, body: Any, code=None, message=None, source=None) -> Activity:
+        """Number the next row and show it in memory (called with live.lock and live.write_lock)."""
+        act = Activity(live.version + 1, status, body, code, message, source, time.time())
+        live.version = act.seq
         live.activity.append(act)
         if len(live.activity) > 2 * ACTIVITY_KEEP:
             del live.activity[:-ACTIVITY_KEEP]
         return act
 
+    def _insert(self, mid: str, act: Activity) -> None:
+        """Write one row and commit: on disk when this returns (synchronous=FULL)."""
+        with self._wlock:
+            self._db.execute(
+                "INSERT INTO events (match_id, seq, status, body, code, message, source, created) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (mid, act.seq, act.status, json.dumps(act.event, ensure_ascii=False), act.code, act.message,
+                 act.source, act.at),
+            )
+
+    def _forget(self, live: LiveMatch) -> None:
+        """The in-memory match is no longer what the disk says: the next request rebuilds it."""
+        live.broken = True
+        with self._live_lock:
+            if self._live.get(live.id) is live:
+                del self._live[live.id]
+
+    def _writer(self, mid: str) -> LiveMatch:
+        """The live match with its write lock held: rows of one match are written one at a time, in order.
+        The caller releases ``live.write_lock``."""
+        while True:
+            live = self.get(mid)
+            live.write_lock.acquire()
+            if not live.broken:
+                return live
+            live.write_lock.release()
+
     def apply(self, mid: str, event: Any, source: str | None = None):
-        """Apply one event. Returns (verdict, activity). Accepted events are on disk on return."""
-        live = self.get(mid)
-        with live.lock:
-            trial = live.match
-            before = len(trial.events)
-            try:
-                verdict = trial.apply(event)
-            except BaseException:
-                # an engine bug: forget the in-memory match, the next request rebuilds it from disk
-                with self._live_lock:
-                    self._live.pop(mid, None)
-                raise
-            if verdict.ok:
-                stored = trial.events[-1] if len(trial.events) > before else event
+        """Apply one event. Returns (verdict, activity). When this returns, the row is on disk.
+
+        The engine applies the event under the match's lock (short); the commit (an fsync) runs outside
+        it, so screens can be brought up to date meanwhile, while the match's write lock keeps the rows
+        in order. A failed commit forgets the in-memory match: it is rebuilt from the disk."""
+        live = self._writer(mid)
+        try:
+            with live.lock:
+                before = len(live.match.events)
                 try:
-                    act = self._append(live, "accepted", stored, source=source)
+                    verdict = live.match.apply(event)
                 except BaseException:
-                    # not on disk: rebuild the in-memory match from what is
-                    with self._live_lock:
-                        self._live.pop(mid, None)
+                    self._forget(live)  # an engine bug: rebuild from disk next time
                     raise
-            else:
-                act = self._append(live, "refused", event, verdict.code, verdict.message, source)
+                if verdict.ok:
+                    stored = live.match.events[-1] if len(live.match.events) > before else event
+                    act = self._stage(live, "accepted", stored, source=source)
+                else:
+                    act = self._stage(live, "refused", event, verdict.code, verdict.message, source)
+            try:
+                self._insert(live.id, act)
+            except BaseException:
+                self._forget(live)
+                raise
             return verdict, act
+        finally:
+            live.write_lock.release()
 
     def undo(self, mid: str, source: str | None = None) -> Activity | None:
         """Take back the last accepted event; None when there is nothing to take back."""
-        live = self.get(mid)
-        with live.lock:
-            if not live.match.events:
-                return None
-            last = live.match.events[-1]
-            rebuilt = engine.rebuild(live.match.setup, live.match.events[:-1])
-            act = self._append(live, "undo", last, source=source)
-            live.match = rebuilt
+        live = self._writer(mid)
+        try:
+            with live.lock:
+                if not live.match.events:
+                    return None
+                last = live.match.events[-1]
+                rebuilt = engine.rebuild(live.match.setup, live.match.events[:-1])
+                act = self._stage(live, "undo", last, source=source)
+                live.match = rebuilt
+            try:
+                self._insert(live.id, act)
+            except BaseException:
+                self._forget(live)
+                raise
             return act
+        finally:
+            live.write_lock.release()
 
     def import_log(self, setup: dict, extra: dict | None, events: list[tuple[int, Any]]):
         """A new match from a game log, in one transaction. Returns (live match, refused lines)."""
