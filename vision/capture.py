@@ -69,9 +69,10 @@ class FolderSource:
 
     live = False
 
-    def __init__(self, folder: str | Path, fps: float = 10.0):
+    def __init__(self, folder: str | Path, fps: float = 10.0, play_fps: float | None = None):
         self.folder = Path(folder)
-        self.fps = float(fps) if fps and fps > 0 else 10.0
+        self.fps = float(fps) if fps and fps > 0 else 10.0  # the recording's clock (frame timestamps)
+        self.play_fps = play_fps or self.fps  # how fast a live `Capture` plays it
         self.skipped: list[tuple[str, str]] = []
         self._files: list[Path] = []
         self._pos = 0
@@ -283,7 +284,8 @@ class Capture:
     def _pump(self, src) -> bool:
         """Reads frames until the source ends or fails. True when it ended (a recording's end, or a dead
         live source)."""
-        period = 1.0 / src.fps if not getattr(src, "live", True) and getattr(src, "fps", 0) else 0.0
+        rate = getattr(src, "play_fps", None) or getattr(src, "fps", 0)
+        period = 1.0 / rate if not getattr(src, "live", True) and rate else 0.0
         next_at = self._clock()
         watchdog = threading.Thread(target=self._watch, args=(src,), daemon=True)
         self._last_frame_at = self._clock()

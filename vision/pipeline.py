@@ -56,6 +56,13 @@ class TableTracker:
     def referee(self):
         return self.observer.referee
 
+    def retune(self, fps: float) -> None:
+        """Stability windows for another processing rate (the live pipeline measures its own)."""
+        self.stability = StabilityConfig.for_fps(fps)
+        self.stabilizer.config = self.stability
+        self.gate.hold_frames = self.stability.hold_frames
+        self.observer.patience = self.stability.vote_window
+
     def process(self, frame: Frame | np.ndarray) -> list[dict]:
         img = frame.image if isinstance(frame, Frame) else frame
         h, w = img.shape[:2]
@@ -145,6 +152,7 @@ class Pipeline:
         self._thread: threading.Thread | None = None
         self.error: str | None = None
         self.processed = 0
+        self.measured_fps: float | None = None
 
     # ---- control ----
     def start(self) -> Pipeline:
@@ -250,6 +258,7 @@ class Pipeline:
             self.error = f"detector unavailable: {e}"
             tracker = None
         seq = 0
+        rate_from, rate_n = None, 0
         while not self._stop.is_set():
             t0 = time.monotonic()
             seq, frame = self.capture.latest(seq, timeout=0.5)
@@ -267,6 +276,16 @@ class Pipeline:
                 log.exception("pipeline: frame %d failed", seq)
                 continue
             self.processed += 1
+            # windows count processed frames: fit them, once, to the rate reached in the scene's time (frame
+            # timestamps: wall time for a camera, the recording's clock for a recording played at any speed)
+            if rate_from is None or frame.t < rate_from:
+                rate_from, rate_n = frame.t, 0
+            rate_n += 1
+            if rate_n == 30 and self.measured_fps is None:
+                rate = 29 / max(1e-6, frame.t - rate_from)
+                self.measured_fps = rate
+                if abs(rate - self._fps) > 0.3 * self._fps:
+                    tracker.retune(rate)
             with self._lock:
                 self._view = (seq, list(tracker.last_detections), list(tracker.last_stable), tracker.mapper)
             spare = self._min_period - (time.monotonic() - t0)
@@ -312,6 +331,7 @@ def demo_pipeline(referee=None, detector: str | object = "auto", loop: bool = Tr
         else:
             detector = TruthDetector(DEMO_DIR)
     # stability windows count frames of the recording, whatever speed it is played at
-    pipe = Pipeline(lambda: FolderSource(DEMO_DIR / "frames", fps=rate), layout, referee, dealer,
-                    detector=detector, fps=float(info.get("fps", 5.0)), loop=loop)
+    rec_fps = float(info.get("fps", 5.0))
+    pipe = Pipeline(lambda: FolderSource(DEMO_DIR / "frames", fps=rec_fps, play_fps=rate), layout, referee, dealer,
+                    detector=detector, fps=rec_fps, loop=loop)
     return pipe, setup, dealer
