@@ -555,6 +555,21 @@
     else showAlert(r.message || "Nothing to undo", "bad");
   });
 
+  // a scoreboard for the whole evening: full screen, and keep the screen on where the browser allows it
+  let wakeLock = null;
+  async function keepAwake() {
+    try { if ("wakeLock" in navigator && !wakeLock) { wakeLock = await navigator.wakeLock.request("screen"); wakeLock.addEventListener("release", () => { wakeLock = null; }); } } catch (e) { /* not offered here */ }
+  }
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") keepAwake(); });
+  $("fullscreen-btn").addEventListener("click", async () => {
+    try {
+      if (document.fullscreenElement) await document.exitFullscreen();
+      else await document.documentElement.requestFullscreen();
+    } catch (e) { /* not offered here */ }
+    keepAwake();
+  });
+  keepAwake();
+
   const params = new URLSearchParams(location.search);
   if (params.get("imported")) showAlert(`Imported ${params.get("imported")} events${Number(params.get("refused")) ? `, ${params.get("refused")} refused lines skipped` : ""}.`, "ok");
   connect();
