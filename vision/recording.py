@@ -349,24 +349,30 @@ class Geometry:
                                  (_h(c, "r") - 0.5) * 16, ch))
         for m in table.melds:
             zone, x, y, angle = self.anchor(m["zone"], m["cards"], ("meld", m["id"]))
-            out += self._fan(m["cards"], m.get("base", 0), x, y, angle, deck, self.step)
+            out += self._fan(m["cards"], m.get("base", 0), x, y, angle, deck, self.step, zone)
         for p, cards in table.reveals.items():
             zone, x, y, angle = self.anchor(p, cards, ("reveal", p))
-            out += self._fan(cards, 0, x, y, angle, deck, 0.42)
+            out += self._fan(cards, 0, x, y, angle, deck, 0.42, zone)
         return out
 
     def _deck(self, card: str, deck: str) -> str:
         return "proc-classic" if card in self.fallback else deck
 
-    def _fan(self, cards, base, x, y, angle, deck, step):
+    def _fan(self, cards, base, x, y, angle, deck, step, zone):
+        """Cards overlapping along the card's x axis, later ones on top; a fan that outgrew its room is pushed
+        back inside its zone (players shift a meld that gets long)."""
         from vision.synth.scene import Placement
 
         a = math.radians(angle)
         ux, uy = math.cos(a), -math.sin(a)  # the renderer turns counter-clockwise
+        offs = [(base + k) * step * self.cw for k in range(len(cards))]
+        xs = [x + o * ux for o in offs]
+        x1, _, x2, _ = zone_boxes(self.players)[zone]
+        lo, hi = x1 * self.width + 0.55 * self.cw, x2 * self.width - 0.55 * self.cw
+        shift = max(0.0, lo - min(xs)) - max(0.0, max(xs) - hi)
         out = []
-        for k, c in enumerate(cards):
-            off = (base + k) * step * self.cw
-            out.append(Placement(c, self._deck(c, deck), (x + off * ux, y + off * uy), angle, self.ch))
+        for c, o in zip(cards, offs, strict=True):
+            out.append(Placement(c, self._deck(c, deck), (x + shift + o * ux, y + o * uy), angle, self.ch))
         return out
 
 
