@@ -102,3 +102,45 @@ def test_plain_mapper():
     m = FrameMapper(1280, 720)
     assert m.to_rel(640, 360) == (0.5, 0.5)
     assert m.to_px(0.25, 0.5) == (320, 360)
+
+
+def test_tracker_zones_follow_the_markers():
+    """Through the whole chain: a card keeps its zone when the camera moves, because the markers move too."""
+    import cv2
+
+    from referee import Match
+    from vision.pipeline import TableTracker
+    from vision.types import CardDetection
+
+    lay = Layout.from_dict(dict(LAYOUT, aruco={"dictionary": "DICT_4X4_50", "ids": [0, 1, 2, 3]}))
+    d = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    W, H = 800, 560
+
+    def scene(dx, dy):
+        img = np.full((H, W, 3), 200, np.uint8)
+        for mid, (cx, cy) in enumerate([(60, 60), (580, 60), (580, 420), (60, 420)]):
+            m = cv2.aruco.generateImageMarker(d, mid, 50)
+            img[cy - 25 + dy:cy + 25 + dy, cx - 25 + dx:cx + 25 + dx] = m[..., None]
+        return img
+
+    class OneCard:
+        box = (0, 0, 0, 0)
+
+        def detect(self, img):
+            return [CardDetection("7H", 0.9, self.box)]
+
+    det = OneCard()
+    tr = TableTracker(lay, Match({"type": "match", "rules": "basic", "players": ["Ana", "Ben", "Cleo"]}), "Ana",
+                      det, fps=10, calibrate_every=1)
+    # the discard zone is x 0.52..0.65, y 0.40..0.60 of the marker quad (60..580 x 60..420)
+    det.box = (60 + 0.55 * 520, 60 + 0.45 * 360, 60 + 0.62 * 520, 60 + 0.55 * 360)
+    for _ in range(6):
+        tr.process(scene(0, 0))
+    assert tr.last_snapshot.discard == ("7H",)
+    # the camera is bumped 80 px right and 40 px down: the card and the markers move together
+    b = det.box
+    det.box = (b[0] + 80, b[1] + 40, b[2] + 80, b[3] + 40)
+    assert lay.zone_of(FrameMapper(W, H, tr.calibration.homography).to_rel(det.box[0], det.box[1])) is None
+    for _ in range(12):
+        tr.process(scene(80, 40))
+    assert tr.last_snapshot.discard == ("7H",)
