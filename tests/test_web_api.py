@@ -433,6 +433,9 @@ class FakePipeline:
     def on_event(self, cb):
         self.cb = cb
 
+    def set_referee(self, referee, first_dealer=None):
+        self.switched = (referee, first_dealer)
+
 
 def test_camera_pipeline_plugs_in(tmp_path):
     pipe = FakePipeline()
@@ -587,3 +590,22 @@ def test_failed_commit_is_not_kept(app, client, monkeypatch):
     assert len(st["events"]) == 1 and st["current"]["phase"] == "draw"
     play(client, mid, HAND[1:])
     assert len(client.get(f"/api/matches/{mid}").get_json()["hands"]) == 1
+
+
+def test_camera_follows_new_match_set_up_with_it(tmp_path):
+    pipe = FakePipeline()
+    app = create_app({"DATABASE": str(tmp_path / "s.db"), "CAMERA_SOURCES": ["cam0"]}, pipeline=pipe)
+    c = app.test_client()
+    live = app.extensions["rummy_live"]
+    m1 = new_match(c, camera="cam0", dealer="Cleo")
+    assert live.camera_target() == m1
+    ref, dealer = pipe.switched
+    assert ref.mid == m1 and dealer == "Cleo"
+    assert ref.apply({**HAND[0], "dealer": "Cleo"}).ok
+    assert c.get(f"/api/matches/{m1}").get_json()["activity"][-1]["source"] == "camera"
+    pipe.switched = None
+    m2 = new_match(c)  # no camera: the camera stays with m1
+    assert live.camera_target() == m1 and pipe.switched is None
+    c.get(f"/m/{m2}")
+    assert live.camera_target() == m1
+    app.extensions["rummy_store"].close()

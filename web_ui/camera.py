@@ -18,20 +18,24 @@ log = logging.getLogger(__name__)
 
 
 class MatchReferee:
-    """`apply` / `public_state` of the match the camera watches (the one open on the dashboard)."""
+    """`apply` / `public_state` of match ``mid`` (default: the match the camera watches now)."""
 
-    def __init__(self, live):
+    def __init__(self, live, mid: str | None = None):
         self.live = live
+        self.mid = mid
+
+    def _target(self) -> str | None:
+        return self.mid or self.live.camera_target()
 
     def apply(self, event):
-        mid = self.live.camera_target()
+        mid = self._target()
         if mid is None:
             return SimpleNamespace(ok=False, code="no_match", message="No match is open.", rule=None, warnings=())
         verdict, _ = self.live.apply(mid, event, source="camera")
         return verdict
 
     def public_state(self) -> dict:
-        mid = self.live.camera_target()
+        mid = self._target()
         if mid is None:
             return {}
         m = self.live.store.get(mid)
@@ -59,8 +63,9 @@ def attach_camera(app, source: str | None, layout: str | None, demo: bool, detec
     try:
         if demo and not source:
             pipe, setup, dealer = vp.demo_pipeline(referee=ref, detector=detector, loop=False)
-            m = store.create_match(setup, {"dealer": dealer, "camera": "demo recording"})
+            m = store.create_match(setup, {"dealer": dealer, "camera": "demo recording", "title": "Demo"})
             live.camera_match = m.id
+            ref.mid = m.id  # the recording is this match's; new matches do not take it over
             label = "demo recording"
         else:
             if not layout:
@@ -73,8 +78,9 @@ def attach_camera(app, source: str | None, layout: str | None, demo: bool, detec
             mid = live.camera_target()
             dealer = None
             if mid is not None:
-                lm = store.get(mid)
-                dealer = lm.extra.get("dealer") or lm.match.setup["players"][0]
+                live.camera_match = mid
+                ref.mid = mid
+                dealer = first_dealer(store.get(mid))
             src = int(source) if str(source).isdigit() else source
             pipe = vp.Pipeline(lambda: open_source(src), lay, ref, dealer)
             label = str(source)
@@ -82,5 +88,10 @@ def attach_camera(app, source: str | None, layout: str | None, demo: bool, detec
         log.warning("camera disabled: the pipeline could not be set up (%s)", e)
         return None
     live.attach(pipe)
-    app.config["CAMERA_SOURCES"] = [label]
+    if not demo or source:
+        app.config["CAMERA_SOURCES"] = [label]  # new matches may take this camera
     return label
+
+
+def first_dealer(lm) -> str:
+    return lm.extra.get("dealer") or lm.match.setup["players"][0]

@@ -103,12 +103,26 @@ class Live:
             return None
 
     def follow(self, mid: str) -> None:
-        """The camera watches ``mid`` from now on if that match was set up with a camera."""
+        """The camera watches ``mid`` from now on if that match was set up with a camera (a real one:
+        the demo recording stays with its own match)."""
         try:
-            if self.store.get(mid).extra.get("camera"):
-                self.camera_match = mid
+            lm = self.store.get(mid)
         except NotFound:
-            pass
+            return
+        cam = lm.extra.get("camera")
+        if not cam or mid == self.camera_match:
+            return
+        if self.pipeline is not None and cam not in (self.app.config.get("CAMERA_SOURCES") or []):
+            return
+        self.camera_match = mid
+        p = self.pipeline
+        if p is not None and hasattr(p, "set_referee"):
+            from .camera import MatchReferee, first_dealer
+
+            try:
+                p.set_referee(MatchReferee(self, mid), first_dealer(lm))
+            except Exception:
+                log.exception("switching the camera to match %s failed", mid)
 
     def camera_target(self) -> str | None:
         return self.camera_match or self.store.last_match_id()
