@@ -78,7 +78,7 @@ def match(mid):
     _store().touch(mid)
     current_app.extensions["rummy_live"].follow(mid)
     return render_template("match.html", mid=mid, rules=live.match.setup.get("rules"), rule_names=RULE_NAMES,
-                           short_names=SHORT_NAMES)
+                           short_names=SHORT_NAMES, title=live.extra.get("title"))
 
 
 @bp.get("/unlock")

@@ -199,15 +199,16 @@ class Store:
     def list_matches(self) -> list[dict]:
         with self._wlock:
             rows = self._db.execute(
-                "SELECT m.id, m.setup, m.created, m.opened, "
+                "SELECT m.id, m.setup, m.created, m.opened, m.extra, "
                 "(SELECT COUNT(*) FROM events e WHERE e.match_id = m.id AND e.status = 'accepted'), "
                 "(SELECT MAX(e.created) FROM events e WHERE e.match_id = m.id) "
                 "FROM matches m ORDER BY m.opened DESC, m.created DESC"
             ).fetchall()
         out = []
-        for mid, setup, created, opened, n_events, last in rows:
+        for mid, setup, created, opened, extra, n_events, last in rows:
             s = json.loads(setup)
-            out.append({"id": mid, "rules": s.get("rules"), "players": s.get("players"),
+            title = json.loads(extra or "{}").get("title")
+            out.append({"id": mid, "rules": s.get("rules"), "players": s.get("players"), "title": title,
                         "created": created, "opened": opened, "moves": n_events, "last_change": last or created})
         return out
 
