@@ -55,6 +55,7 @@ def test_set_up_match_play_hand_see_scores_and_chart(server, browser, shot):
     assert "150" in page.locator("#opt-target").get_attribute("placeholder")
     page.click('#dealer-choice .chip:has-text("Ana")')
     page.fill("#opt-target", "200")  # an option changed from its default
+    page.fill("#match-title", "Friday at Ana's")
     page.click(".more-options summary")
     assert page.locator("#more-options select").count() > 10  # every option of the preset, defaults shown
     shot(page, "01-new-match")
@@ -63,6 +64,7 @@ def test_set_up_match_play_hand_see_scores_and_chart(server, browser, shot):
     mid = page.url.rsplit("/", 1)[1]
     wait_version(page, 0)
     assert page.locator("#target-label").inner_text() == "to 200"
+    assert page.locator(".match-title").inner_text() == "Friday at Ana's"
 
     # a second screen on the same match (another tablet): must follow by itself (SSE)
     other_ctx = browser.new_context(viewport=TABLET)

@@ -116,6 +116,8 @@
     const ns = names().filter(Boolean);
     if (new Set(ns.map((n) => n.toLowerCase())).size !== ns.length) { err.textContent = "Two players have the same name."; err.hidden = false; return; }
     const body = { type: "match", rules: rules(), players: ns, options: options(), dealer };
+    const title = $("match-title").value.trim();
+    if (title) body.title = title;
     const cam = $("camera").value, lay = $("layout").value;
     if (cam) body.camera = cam;
     if (lay) body.layout = lay;
