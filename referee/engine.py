@@ -29,7 +29,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .cards import ALL_CARDS, JOKER, RANK_NUMBER, CardError, PlayedCard, describe, parse_card, parse_played
+from .cards import (
+    ALL_CARDS,
+    JOKER,
+    RANK_NUMBER,
+    CardError,
+    PlayedCard,
+    describe,
+    make_card,
+    parse_card,
+    parse_played,
+)
 from .errors import Refusal, SetupError
 from .melds import (
     RUN,
@@ -623,15 +633,15 @@ class Match:
         h.call_window = None
         return out
 
-    def _usable(self, h: Hand, card: str, avail: Counter) -> bool:
+    def _usable(self, h: Hand, card: str, avail: Counter, table: bool = True) -> bool:
         """Can `card` be put on the table this turn with the cards in `avail` (R500-4, AMB-17)?"""
         r = self.rules
         jokers = avail[JOKER]
         minnat = r.min_natural_cards_per_meld if r.jokers else 0
         if card == JOKER:
-            return self._joker_usable(h, avail, minnat)
+            return self._joker_usable(h if table else None, avail, minnat)
         rank, suit = RANK_NUMBER[card[:-1]], card[-1]
-        if r.deep_card_use != "new_meld_only":
+        if r.deep_card_use != "new_meld_only" and table:
             for m in h.melds:
                 ext = single_extensions(m.shape, r.ace_mode)
                 if card in ext:
@@ -645,7 +655,7 @@ class Match:
                         gap = range(cr + 1, lo) if cr < lo else range(hi + 1, cr) if cr > hi else None
                         if gap is None or (cr > 13 and lo == 1):
                             continue
-                        missing = sum(1 for g in gap if avail[_mk(g, suit)] < 1)
+                        missing = sum(1 for g in gap if avail[make_card(g, suit)] < 1)
                         if missing <= jokers:
                             return True
         # a new meld: a set of the rank
@@ -658,16 +668,16 @@ class Match:
                 window = range(start, start + 3)
                 if start < 1 or start + 2 > (14 if r.ace_mode == "high_or_low" else 13):
                     continue
-                missing = sum(1 for g in window if g != cr and avail[_mk(g, suit)] < 1)
+                missing = sum(1 for g in window if g != cr and avail[make_card(g, suit)] < 1)
                 naturals = 3 - missing
                 if missing <= jokers and naturals >= minnat:
                     return True
         return False
 
-    def _joker_usable(self, h: Hand, avail: Counter, minnat: int) -> bool:
-        """Can a joker be put on the table with the cards in `avail` (which include it)?"""
+    def _joker_usable(self, h: Hand | None, avail: Counter, minnat: int) -> bool:
+        """Can a joker be put on the table with the cards in `avail` (which include it)? No table if h is None."""
         r = self.rules
-        if r.deep_card_use != "new_meld_only" and any(joker_can_extend(m.shape, r.ace_mode) for m in h.melds):
+        if h is not None and r.deep_card_use != "new_meld_only" and any(joker_can_extend(m.shape, r.ace_mode) for m in h.melds):
             return True
         naturals = [c for c in avail if c != JOKER and avail[c] > 0]
         if avail[JOKER] >= 2 and naturals and minnat <= 1:
@@ -1090,10 +1100,8 @@ class Match:
         return {"type": "call_rummy", "player": self.players[p], "card": card}
 
     def _pile_meld(self, card: str, pool: Counter) -> bool:
-        saved = self.hand
-        fake = copy.copy(saved)
-        fake.melds = []
-        return self._usable(fake, card, pool)
+        """Do the claimed pile cards form a meld with `card` on their own (AMB-20)? Table melds don't count."""
+        return self._usable(self.hand, card, pool, table=False)
 
     def _ev_end_hand(self, ev: dict) -> dict:
         h = self._live_hand()
@@ -1211,12 +1219,6 @@ class Match:
         "reveal": _ev_reveal, "call_rummy": _ev_call_rummy, "end_hand": _ev_end_hand,
         "hand_result": _ev_hand_result,
     }
-
-
-def _mk(rank: int, suit: str) -> str:
-    from .cards import make_card
-
-    return make_card(rank, suit)
 
 
 def _sort_key(card: str) -> tuple:
