@@ -39,8 +39,14 @@ def rebuild(setup: dict, events: list[dict]):
 
 
 def public_state(m) -> dict:
-    st = m.public_state()
-    return dict(st)
+    st = dict(m.public_state())
+    legal = getattr(m, "legal_moves", None)
+    if legal is not None:
+        try:
+            st["legal"] = legal()  # what may happen next, for the entry panel's hints
+        except Exception:  # a hint must never break the scoreboard
+            log.exception("legal_moves failed")
+    return st
 
 
 def replay_lines(lines: list[str]) -> dict:

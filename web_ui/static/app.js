@@ -106,7 +106,10 @@
     else if (!live) tb.append(el("div", { class: "turn-small" }, cur ? `Hand ${cur.number} is over` : "Between hands"), el("div", { class: "turn-big" }, `${S.next_dealer || "?"} deals next`));
     else if (awaiting().length) tb.append(el("div", { class: "turn-small" }, `${cur.winner ? cur.winner + " went out: " : ""}show your cards`), el("div", { class: "turn-big" }, awaiting().join(", ")));
     else if (cur.current_player) tb.append(el("div", { class: "turn-small" }, cur.phase === "draw" ? "To draw" : "Playing"), el("div", { class: "turn-big" }, cur.current_player));
-    const notes = cur && cur.notes ? cur.notes : [];
+    const notes = cur && cur.notes ? cur.notes.slice() : [];
+    const L = S.legal || {};
+    if (live && L.must_use) notes.push(`${L.player} must use ${Cards.label(L.must_use)} this turn`);
+    if (live && L.cannot_discard) notes.push(`${L.player} may not discard ${Cards.label(L.cannot_discard)} this turn`);
     if (notes.length) tb.append(el("ul", { class: "notes" }, notes.slice(-3).map((n) => el("li", {}, typeof n === "string" ? n : (n.message || JSON.stringify(n))))));
     const melds = clear($("melds"));
     if (!cur || !cur.melds || !cur.melds.length) {
@@ -273,6 +276,19 @@
   ];
   function suggested() {
     if (!S || S.match_over) return [];
+    const L = S.legal;
+    if (L && Array.isArray(L.allowed)) {  // the engine says what may happen next
+      const out = [];
+      for (const t of L.allowed) {
+        if (t === "draw") {
+          const from = L.draw_from || ["stock", "discard"];
+          if (from.includes("stock")) out.push("draw_stock");
+          if (from.includes("discard")) out.push("draw_discard");
+        } else if (t === "reveal") out.push("reveal");
+        else out.push(t);
+      }
+      if (out.length) return out;
+    }
     const cur = playing();
     if (!cur) return ["deal", "hand_result"];
     if (awaiting().length) return ["reveal"];
@@ -339,8 +355,10 @@
     }
     if (action === "lay_off") {
       const melds = (S.current && S.current.melds) || [];
+      const fits = (S.legal && S.legal.layoff_targets) || {};
+      const takes = (m) => { const t = fits[m.id] || fits[String(m.id)]; return t && t.length ? ` (takes ${cl(t.slice(0, 4))}${t.length > 4 ? "…" : ""})` : ""; };
       body.append(el("div", { class: "field" }, el("label", {}, "On meld"),
-        chips([[null, "The one that fits"]].concat(melds.map((m) => [m.id, `#${m.id} ${cl(m.cards.slice(0, 4))}${m.cards.length > 4 ? "…" : ""}`])), form.extra.meld || null, (v) => { form.extra.meld = v; renderEntry(); })));
+        chips([[null, "The one that fits"]].concat(melds.map((m) => [m.id, `#${m.id} ${cl(m.cards.slice(0, 4))}${m.cards.length > 4 ? "…" : ""}${takes(m)}`])), form.extra.meld || null, (v) => { form.extra.meld = v; renderEntry(); })));
     }
     if (action === "discard") {
       body.append(el("div", { class: "field" }, el("label", { class: "check" },
