@@ -571,7 +571,7 @@ def compare_logs(inferred: list[str], expected: list[str]) -> dict:
 
 def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white", seed: int = 0,
              width: int = 1280, height: int = 720, surfaces: list[str] | None = None, verbose: bool = True,
-             save_dir: Path | None = None) -> dict:
+             save_dir: Path | None = None, noise: dict | None = None) -> dict:
     """Renders `n_hands` scripted hands (2 and 3 players, several table surfaces, hands over the cards, a few
     blurred frames) with `deck`, tracks each like `track` does, and compares with the scripted logs."""
     import time
@@ -601,7 +601,7 @@ def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white
         if detector == "model":
             det = model
         else:
-            det = OracleDetector(np.random.default_rng(1000 + i))
+            det = OracleDetector(np.random.default_rng(1000 + i), **(noise or {}))
         tracker = TableTracker(layout, Match(script.match), dealer, det, fps=spec.fps, auto_confirm=True)
         nframes = 0
         for img, truth in frames_of(script, spec, rng):
@@ -626,7 +626,7 @@ def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white
     tp = sum(r["matched"] for r in rows)
     n_inf = sum(r["inferred"] for r in rows)
     n_exp = sum(r["expected"] for r in rows)
-    return {"detector": detector, "deck": deck, "hands": len(rows), "frames": sum(r["frames"] for r in rows),
+    return {"detector": detector, "deck": deck, "noise": noise if detector == "oracle" else None, "hands": len(rows), "frames": sum(r["frames"] for r in rows),
             "events_expected": n_exp, "events_inferred": n_inf, "events_matched": tp,
             "precision": round(tp / n_inf, 4) if n_inf else 0.0, "recall": round(tp / n_exp, 4) if n_exp else 0.0,
             "exact_result": sum(r["same_result"] for r in rows), "seconds": round(time.time() - t0, 1)}
@@ -644,9 +644,13 @@ def evaluate_main(argv: list[str]) -> int:
     ap.add_argument("--width", type=int, default=1280)
     ap.add_argument("--height", type=int, default=720)
     ap.add_argument("--save", default=None, help="folder for the inferred and expected logs")
+    ap.add_argument("--dropout", type=float, default=0.05, help="oracle: chance a card is missed in a frame")
+    ap.add_argument("--misread", type=float, default=0.02, help="oracle: chance a card is read as a random other")
+    ap.add_argument("--jitter", type=float, default=2.0, help="oracle: box jitter (pixels, standard deviation)")
     a = ap.parse_args(argv)
+    noise = {"dropout": a.dropout, "misread": a.misread, "jitter_px": a.jitter}
     res = evaluate(a.hands, a.detector, a.deck, a.seed, a.width, a.height,
-                   save_dir=Path(a.save) if a.save else None)
+                   save_dir=Path(a.save) if a.save else None, noise=noise)
     print(json.dumps(res))
     return 0
 
