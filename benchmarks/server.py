@@ -41,6 +41,15 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python {platform.python_version()}"
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a process so far (Linux), None elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -153,12 +162,14 @@ def main() -> int:
         total_events = 0
         total_time = 0.0
         skipped = 0
+        cpu0 = cpu_seconds(proc.pid)
         for setup, events in games:
             delays, elapsed, missing = play(port, setup, events, args.clients)
             all_delays += delays
             total_events += len(events)
             total_time += elapsed
             skipped += missing
+        cpu1 = cpu_seconds(proc.pid)
     finally:
         proc.terminate()
         proc.wait(10)
@@ -171,6 +182,9 @@ def main() -> int:
           f"after it is on disk)")
     print(f"delay until all {args.clients} clients have the update: p50 {q[49] * 1000:.1f} ms, "
           f"p95 {q[94] * 1000:.1f} ms, max {max(all_delays) * 1000:.1f} ms")
+    if cpu0 is not None and cpu1 is not None:
+        print(f"server CPU: {(cpu1 - cpu0) / total_events * 1000:.2f} ms per event (all threads; includes "
+              f"connecting the SSE clients); load average before the run {os.getloadavg()[0]:.1f}")
     if skipped:
         print(f"({skipped} updates reached some client only as a newer state)")
     return 0

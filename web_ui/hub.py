@@ -32,7 +32,7 @@ class Hub:
                 return sum(len(s) for s in self._subs.values())
             return len(self._subs.get(mid, ()))
 
-    def publish(self, mid: str, message: str) -> None:
+    def publish(self, mid: str, message: bytes) -> None:
         """Queue an already formatted SSE message for every subscriber of ``mid``.
 
         A client too slow to keep up loses its oldest messages, not the server's time: each message

@@ -16,18 +16,23 @@ from .store import NotFound
 log = logging.getLogger(__name__)
 
 
+SCREEN_ACTIVITY = 10  # feed entries sent to the screens (GET has more)
+
+
 def screen_state(st: dict) -> dict:
     """The state as the screens get it over SSE: without the per-line ``events`` list of the contract
     (it grows with the match and no screen needs it; GET /api/matches/<id> has it)."""
     out = {k: v for k, v in st.items() if k != "events"}
     out["event_count"] = len(st.get("events", ()))
+    out["activity"] = st.get("activity", [])[-SCREEN_ACTIVITY:]
     return out
 
 
-def sse_message(kind: str, data: dict, ident: int | None = None) -> str:
+def sse_message(kind: str, data: dict, ident: int | None = None) -> bytes:
+    """One SSE message, encoded once for all the screens."""
     body = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
     head = f"id: {ident}\n" if ident is not None else ""
-    return f"{head}event: {kind}\ndata: {body}\n\n"
+    return f"{head}event: {kind}\ndata: {body}\n\n".encode()
 
 
 class Live:

@@ -32,12 +32,12 @@ def match_stream(mid):
 
     def gen():
         try:
-            yield "retry: 2000\n" + first
+            yield b"retry: 2000\n" + first
             while True:
                 try:
                     msg = q.get(timeout=keepalive)
                 except queue.Empty:
-                    yield ": keep-alive\n\n"
+                    yield b": keep-alive\n\n"
                     continue
                 yield msg
         finally:
