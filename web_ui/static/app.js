@@ -567,6 +567,9 @@
     }
   }
 
+  // tap the camera picture to see it large, tap again to put it back
+  $("camera-img").addEventListener("click", () => $("camera-box").classList.toggle("zoomed"));
+
   $("undo-btn").addEventListener("click", async () => {
     const r = await RR.post(`${api}/undo`);
     if (r.ok) showAlert(`Undone: ${describe(r.undone)}`, "ok");
