@@ -122,6 +122,7 @@ def main(argv=None) -> int:
 
     expected = script.expected_events()
     delays = []
+    slow: list = []
     missed = 0
     for n, si in marks:
         ev = expected[si]
@@ -132,6 +133,7 @@ def main(argv=None) -> int:
             missed += 1
             continue
         delays.append(applied_at[key] - n)
+        slow.append((applied_at[key] - n, ev["type"]))
     frame_s = statistics.median(per_frame)
     if delays:
         med = statistics.median(delays)
@@ -139,6 +141,11 @@ def main(argv=None) -> int:
         print(f"delay, card at rest -> event applied: median {med:.0f} frames = {med / a.fps + frame_s:.2f} s, "
               f"max {worst} frames = {worst / a.fps + frame_s:.2f} s at {a.fps:g} fps "
               f"({len(delays)} visible moves, {missed} not applied)")
+        by_type: dict = {}
+        for dl, t in slow:
+            by_type.setdefault(t, []).append(dl)
+        print("  by move (frames): " + ", ".join(f"{t} median {statistics.median(v):g} max {max(v)}"
+                                                  for t, v in sorted(by_type.items())))
     print(json.dumps({"detector": a.detector, "fps_processed": round(fps, 2), "frames": len(per_frame),
                       "delay_frames_median": statistics.median(delays) if delays else None,
                       "delay_frames_max": max(delays) if delays else None, "camera_fps": a.fps,
