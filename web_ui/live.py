@@ -1,4 +1,5 @@
-"""Changes to matches, made visible: store first (on disk), then every open screen via the hub.
+"""Changes to matches, made visible: the store (engine + disk), then every open screen via the hub,
+from one publisher thread.
 
 Also the bridge to the optional camera pipeline: its events go through the same path as the API's.
 """
