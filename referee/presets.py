@@ -234,3 +234,8 @@ def preset_defaults(name: str, n_players: int) -> dict[str, Any]:
 
 def preset_player_counts(name: str) -> tuple[int, ...]:
     return tuple(_PRESETS[name]["players"])
+
+
+def option_choices() -> tuple[dict[str, list[str]], list[str]]:
+    """The allowed values of the enumerated options, and the names of the yes/no options (for forms)."""
+    return {k: list(v) for k, v in _ENUMS.items()}, list(_BOOLS)

@@ -116,6 +116,5 @@ def presets():
         out[name] = {"title": RULE_NAMES.get(name, name), "players": counts,
                      "defaults": {str(n): rp.preset_defaults(name, n) for n in counts}}
     # the allowed values of the enumerated and yes/no options, for the form's "all options" section
-    choices = {k: list(v) for k, v in (getattr(rp, "_ENUMS", None) or {}).items()}
-    booleans = list(getattr(rp, "_BOOLS", None) or [])
+    choices, booleans = rp.option_choices()
     return jsonify(presets=out, choices=choices, booleans=booleans)
