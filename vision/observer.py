@@ -54,10 +54,10 @@ class Observer:
     def __init__(self, referee, first_dealer: str, *, min_confidence: float = 0.75, auto_confirm: bool = False,
                  patience: int = 0):
         self.referee = referee
-        self.patience = patience  # looks at an unchanged table before an unsure event is proposed
+        self.patience = patience  # frames of an unchanged table an unsure or illegal event waits for
         self._looks = 0
-        self._last_sig = None
-        self.waiting = False  # an unsure event waits for more looks (feed the same snapshot again)
+        self._wait_key = None
+        self.waiting = False  # an event waits for more looks (feed the same snapshot again)
         self.first_dealer = first_dealer
         self.min_confidence = min_confidence
         self.auto_confirm = auto_confirm  # offline tracking: proposals are applied (and flagged)
@@ -80,9 +80,6 @@ class Observer:
     def observe(self, snap: TableSnapshot) -> list[Outcome]:
         """Feed the next stable snapshot; returns the outcomes it caused (applied, refused, proposed)."""
         with self._lock:
-            sig = snap.signature()
-            if sig != self._last_sig:
-                self._last_sig, self._looks = sig, 0
             self._last = snap
             return self._derive()
 
@@ -145,8 +142,7 @@ class Observer:
             cand = self._next_candidate(snap)
             if cand is None:
                 break
-            if cand.confidence < self.min_confidence and self._looks < self.patience:
-                self._looks += 1  # the identity vote may still settle: look again before asking
+            if self._should_wait(cand):
                 self.waiting = True
                 break
             if cand.confidence < self.min_confidence and not self.auto_confirm:
@@ -163,6 +159,23 @@ class Observer:
             if not out["ok"] and not cand.cards:
                 break  # a refused draw or deal: nothing later can be right
         return outs
+
+    def _should_wait(self, cand: _Candidate) -> bool:
+        """An unsure event, or one the referee would refuse (a meld missing a card not recognised yet, a meld
+        still being laid out), is looked at again on the next `patience` frames of the same table before it
+        is proposed or sent (and then refused and reported)."""
+        if self.patience <= 0:
+            return False
+        unsure = cand.confidence < self.min_confidence
+        if not unsure and not (cand.cards and not self._legal(cand.event)):
+            return False
+        key = repr(sorted(cand.event.items()))
+        if key != self._wait_key:
+            self._wait_key, self._looks = key, 0
+        if self._looks < self.patience:
+            self._looks += 1
+            return True
+        return False
 
     def _conf(self, snap: TableSnapshot, cards) -> float:
         vals = [snap.confidence.get(c, 1.0) for c in cards]

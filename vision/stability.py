@@ -6,7 +6,7 @@ Two small stages:
   of the last `window` frames, and stays present until it was missed `vanish_misses` frames in a row
   (inertia: a hand reaching across or a shadow does not remove a card). Its identity is a
   confidence-weighted vote over the last `vote_window` sightings, so one misread frame changes nothing;
-  the winning label's share of the vote is the card's confidence downstream.
+  the winning label's weight against the runner-up's is the card's confidence downstream.
 - `SnapshotGate`: passes a table snapshot on only when its content has stayed the same for `hold_frames`
   frames in a row.
 
@@ -62,13 +62,18 @@ class _Track:
     present: bool = False
 
     def label(self) -> tuple[str, float]:
+        """The winning label and its certainty: its weight against the runner-up's, best / (best + second).
+        Scattered misreads barely lower it; a second label seen again and again (a real confusion, or another
+        card now lying there) does."""
         w: dict[str, float] = {}
         for lab, c in self.votes:
             w[lab] = w.get(lab, 0.0) + max(c, 1e-3)
         if not w:
             return "", 0.0
+        ranked = sorted(w.values(), reverse=True)
         best = max(w, key=w.get)
-        return best, w[best] / sum(w.values())
+        second = ranked[1] if len(ranked) > 1 else 0.0
+        return best, w[best] / (w[best] + second)
 
 
 class Stabilizer:
@@ -109,9 +114,12 @@ class Stabilizer:
                 t.votes.popleft()
             k = max(3, cfg.appear_hits)
             votes = list(t.votes)
-            if len(votes) > k and all(v[0] == d.card for v in votes[-k:]) and any(v[0] != d.card for v in votes):
-                # the same new label k times running: another card now lies here (a new discard on the pile)
-                t.votes = deque(votes[-k:])
+            recent = votes[-(k + 1):]
+            if len(votes) > k + 1 and sum(v[0] == d.card for v in recent) >= k \
+                    and any(v[0] != d.card for v in votes[:-(k + 1)]):
+                # a label seen k times in the last k+1 sightings (one misread allowed) that the older votes do
+                # not share: another card now lies here (a new discard on the pile); forget the old one
+                t.votes = deque(recent)
             self._hit(t, True)
         keep = []
         for ti, t in enumerate(self._tracks):
