@@ -146,3 +146,39 @@ def test_real_model_smoke():
         for d in tracker.last_detections:
             assert isinstance(d, CardDetection) and d.box[0] <= d.box[2] and d.box[1] <= d.box[3]
     assert tracker.frames == 4
+
+
+def test_pipeline_processes_each_frame_once_and_survives_a_failing_detector(tmp_path):
+    import cv2
+
+    from referee import Match
+    from vision.capture import FolderSource
+    from vision.layout import Layout
+    from vision.pipeline import Pipeline
+
+    for i in range(4):
+        cv2.imwrite(str(tmp_path / f"{i:03d}.png"), np.full((48, 64, 3), 40 * i, np.uint8))
+
+    class Flaky:
+        calls = 0
+
+        def detect(self, img):
+            self.calls += 1
+            if self.calls == 2:
+                raise RuntimeError("inference failed")
+            return []
+
+    det = Flaky()
+    setup = {"type": "match", "rules": "basic", "players": ["Ana", "Ben", "Cleo"]}
+    pipe = Pipeline(FolderSource(tmp_path, fps=5), Layout.load(DEMO_DIR / "layout.json"), Match(setup), "Ana",
+                    detector=det)
+    pipe.start()
+    try:
+        end = time.monotonic() + 10
+        while time.monotonic() < end and not (pipe.camera_state() == "off" and det.calls >= 4):
+            time.sleep(0.05)
+        time.sleep(1.2)  # the source ended: the last frame must not be processed again
+    finally:
+        pipe.stop()
+    assert det.calls == 4 and pipe.processed == 3
+    assert pipe.latest_jpeg()[:2] == b"\xff\xd8"

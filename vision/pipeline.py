@@ -261,11 +261,10 @@ class Pipeline:
         rate_from, rate_n = None, 0
         while not self._stop.is_set():
             t0 = time.monotonic()
-            seq, frame = self.capture.latest(seq, timeout=0.5)
-            if frame is None:
-                if self.capture.state == OFF and self.capture._thread and not self.capture._thread.is_alive():
-                    self._stop.wait(0.2)
-                continue
+            new_seq, frame = self.capture.latest(seq, timeout=0.5)
+            if frame is None or new_seq == seq:
+                continue  # nothing new (a paused or ended source): never process a frame twice
+            seq = new_seq
             with self._lock:
                 self._last_frame = frame
             if tracker is None:
