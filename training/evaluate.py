@@ -87,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--conf", type=float, default=None)
     ap.add_argument("--imgsz", type=int, default=None)
     ap.add_argument("--sweep", action="store_true", help="also report F1 for a range of thresholds")
+    ap.add_argument("--classifier", default=None,
+                    help="corner classifier weights (.onnx/.pt) to name the YOLO boxes; default: none")
     ap.add_argument("--no-map", action="store_true")
     ap.add_argument("--out", default=None, help="write the results as JSON here")
     args = ap.parse_args(argv)
@@ -97,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     img_dir = data / "images" / args.split if args.split else data / "images"
     lab_dir = data / "labels" / args.split if args.split else data / "labels"
     images = sorted(p for p in img_dir.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
-    det = Detector(args.model, backend=args.backend, conf=0.05, imgsz=args.imgsz)
+    det = Detector(args.model, backend=args.backend, conf=0.05, imgsz=args.imgsz, classifier=args.classifier)
     import cv2
 
     raw = {}
@@ -115,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     from vision.detector import DEFAULT_CONF
 
     conf = DEFAULT_CONF if args.conf is None else args.conf
-    result = {"model": str(args.model), "backend": det.backend, "data": str(img_dir), "images": len(images),
+    result = {"model": str(args.model), "classifier": args.classifier, "backend": det.backend, "data": str(img_dir), "images": len(images),
               "conf": conf, "imgsz": args.imgsz or DEFAULT_IMGSZ,
               "seconds_per_image": round(elapsed / max(1, len(images)), 3)}
     result["cards"] = card_level(images, lab_dir, predictor(conf))

@@ -22,6 +22,12 @@ of them (diagonally opposite).  `merge_corners` turns corner detections into one
   for BACK it is the card), `confidence` the highest corner confidence, `corners` the corner
   boxes it was built from.
 
+Naming the corners: the YOLO model's own class is used when no corner classifier is shipped.
+When models/cards-cls.{onnx,pt} exists (vision/corner_classifier.py, a small CNN trained on
+crops of the same labelled corners), YOLO boxes from score `BOX_CONF` are re-read by it; its
+class and probability replace YOLO's, and boxes it calls "NONE" are dropped.  On CPU-trained
+weights the YOLO localisation is learnt well before its 55-way classification (models/MODEL.md).
+
 Backends: "torch" (ultralytics on a .pt file) or "onnx" (ONNX Runtime on a .onnx export with
 dynamic input size); "auto" picks the one measured fastest on the project's 2-core CPU
 (`AUTO_ORDER`, see benchmarks/detector.py) among the weights that exist.  Nothing is ever
@@ -53,6 +59,8 @@ IOU = 0.5
 DUPLICATE_RATIO = 0.9
 PAIR_RATIO = 6.5
 AUTO_ORDER = ("onnx", "torch")  # fastest first, as measured by benchmarks/detector.py
+CLASSIFIER_STEM = "cards-cls"
+BOX_CONF = 0.02  # with the corner classifier: YOLO boxes kept from this score, named by the classifier
 
 JOKER_CLASSES = {"BLACK JOKER", "RED JOKER", "JK", "JOKER"}
 
@@ -245,7 +253,9 @@ class Detector:
     """Frame in (BGR uint8, any size), cards out.  Load once, call `detect` per frame."""
 
     def __init__(self, weights: str | Path | None = None, backend: str = "auto", conf: float | None = None,
-                 imgsz: int | None = None):
+                 imgsz: int | None = None, classifier: str | Path | bool | None = "auto"):
+        """`classifier`: "auto" uses models/cards-cls.{onnx,pt} when shipped (and `weights` is the
+        shipped model), a path uses that file, None/False reads classes from YOLO alone."""
         if backend not in ("auto", "torch", "onnx"):
             raise ValueError(f"unknown backend {backend!r} (auto, torch or onnx)")
         path = Path(weights) if weights is not None else default_weights_path(backend)
@@ -271,6 +281,14 @@ class Detector:
         self.conf = DEFAULT_CONF if conf is None else float(conf)
         self.imgsz = DEFAULT_IMGSZ if imgsz is None else int(imgsz)
         self._impl = _OnnxBackend(path) if backend == "onnx" else _TorchBackend(path)
+        self.classifier = None
+        if classifier == "auto":
+            cls_path = MODELS_DIR / f"{CLASSIFIER_STEM}.{'onnx' if backend == 'onnx' else 'pt'}"
+            classifier = cls_path if (weights is None and cls_path.exists()) else None
+        if classifier:
+            from vision.corner_classifier import CornerClassifier
+
+            self.classifier = CornerClassifier(Path(classifier), backend=backend)
 
     def detect_corners(self, frame_bgr: np.ndarray) -> list[tuple[str, float, Box]]:
         """Raw corner-index detections: (class name, confidence, box in frame pixels)."""
@@ -280,7 +298,13 @@ class Detector:
             frame_bgr = np.repeat(frame_bgr[..., None], 3, axis=2)
         elif frame_bgr.shape[2] == 4:
             frame_bgr = frame_bgr[..., :3]
-        return self._impl.corners(np.ascontiguousarray(frame_bgr), self.imgsz, self.conf)
+        frame_bgr = np.ascontiguousarray(frame_bgr)
+        if self.classifier is None:
+            return self._impl.corners(frame_bgr, self.imgsz, self.conf)
+        boxes = self._impl.corners(frame_bgr, self.imgsz, min(self.conf, BOX_CONF))
+        named = self.classifier.classify(frame_bgr, [b for _, _, b in boxes])
+        return [(name, p, b) for (_, _, b), (name, p) in zip(boxes, named, strict=True)
+                if name != "NONE" and p >= self.conf]
 
     def detect(self, frame_bgr: np.ndarray) -> list[CardDetection]:
         """One CardDetection per physical card (see `merge_corners`)."""

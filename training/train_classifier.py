@@ -1,0 +1,183 @@
+"""Train the corner-index classifier (vision/corner_classifier.py) on crops of labelled corners.
+
+    python training/train_classifier.py --data runs/data/real --data runs/data/synth \
+        --data runs/data/synth_noir --epochs 8 --out models/cards-cls
+
+Crops come from the YOLO labels of each dataset's train split (val split for validation),
+plus "NONE" crops: random boxes of corner-like size that overlap no label.  Augmentation:
+small shifts/scales/rotations, colour and brightness changes, blur and noise.  Writes
+<out>.pt (state dict) and <out>.onnx (dynamic batch).  Seed 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from vision.corner_classifier import CLASS_NAMES, NONE, SIZE, build_model, crop  # noqa: E402
+
+
+def read_boxes(label: Path, w: int, h: int) -> list[tuple[int, tuple[float, float, float, float]]]:
+    out = []
+    if label.exists():
+        for line in label.read_text().splitlines():
+            p = [float(v) for v in line.split()]
+            if len(p) == 5:
+                c, x, y, bw, bh = p
+                out.append((int(c), ((x - bw / 2) * w, (y - bh / 2) * h, (x + bw / 2) * w, (y + bh / 2) * h)))
+    return out
+
+
+def iou(a, b) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / u if u > 0 else 0.0
+
+
+def collect(dirs: list[Path], split: str, rng: np.random.Generator, negatives: int = 2, jitter: int = 1):
+    xs, ys = [], []
+    for d in dirs:
+        idir = d / "images" / split
+        if not idir.exists():
+            continue
+        for img_path in sorted(idir.glob("*.jpg")):
+            img = cv2.imread(str(img_path))
+            if img is None:
+                continue
+            h, w = img.shape[:2]
+            boxes = read_boxes(d / "labels" / split / (img_path.stem + ".txt"), w, h)
+            for c, b in boxes:
+                if c == 40 and (b[2] - b[0]) * (b[3] - b[1]) > 0.5 * w * h:
+                    continue
+                for _ in range(jitter):
+                    bw, bh = b[2] - b[0], b[3] - b[1]
+                    dx, dy = rng.normal(0, 0.06, 2) * (bw, bh)
+                    s = rng.uniform(0.9, 1.12)
+                    cx, cy = (b[0] + b[2]) / 2 + dx, (b[1] + b[3]) / 2 + dy
+                    jb = (cx - bw * s / 2, cy - bh * s / 2, cx + bw * s / 2, cy + bh * s / 2)
+                    xs.append(crop(img, jb))
+                    ys.append(c)
+            sizes = [(b[2] - b[0], b[3] - b[1]) for _, b in boxes] or [(0.05 * w, 0.1 * h)]
+            for _ in range(negatives):
+                bw, bh = sizes[rng.integers(len(sizes))]
+                bw, bh = bw * rng.uniform(0.6, 1.6), bh * rng.uniform(0.6, 1.6)
+                x1, y1 = rng.uniform(0, max(1, w - bw)), rng.uniform(0, max(1, h - bh))
+                nb = (x1, y1, x1 + bw, y1 + bh)
+                if all(iou(nb, b) < 0.15 for _, b in boxes):
+                    xs.append(crop(img, nb))
+                    ys.append(NONE)
+    return np.stack(xs), np.array(ys, np.int64)
+
+
+def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    out = np.empty_like(batch)
+    for i, im in enumerate(batch):
+        m = cv2.getRotationMatrix2D((SIZE / 2, SIZE / 2), rng.normal(0, 8), rng.uniform(0.9, 1.1))
+        m[:, 2] += rng.normal(0, 2, 2)
+        im = cv2.warpAffine(im, m, (SIZE, SIZE), borderMode=cv2.BORDER_REPLICATE)
+        im = im.astype(np.float32) * rng.uniform(0.6, 1.3) + rng.uniform(-30, 30)
+        im = im * rng.uniform(0.85, 1.15, 3)
+        if rng.random() < 0.3:
+            im = cv2.GaussianBlur(im, (0, 0), rng.uniform(0.3, 1.2))
+        if rng.random() < 0.5:
+            im = im + rng.normal(0, rng.uniform(1, 10), im.shape)
+        if rng.random() < 0.1:
+            im = np.repeat(im.mean(2, keepdims=True), 3, 2)
+        out[i] = np.clip(im, 0, 255).astype(np.uint8)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", action="append", required=True)
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--real-weight", type=int, default=2, help="repeat the real crops this many times")
+    ap.add_argument("--synth-fraction", type=float, default=0.35, help="keep this share of synthetic crops")
+    ap.add_argument("--out", default="models/cards-cls")
+    ap.add_argument("--max-minutes", type=float, default=30)
+    args = ap.parse_args(argv)
+    import torch
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    rng = np.random.default_rng(args.seed)
+    dirs = [Path(d) for d in args.data]
+    t0 = time.time()
+    parts_x, parts_y = [], []
+    for d in dirs:
+        x, y = collect([d], "train", rng)
+        reps = args.real_weight if "real" in d.name else 1
+        if "real" not in d.name:
+            keep = rng.random(len(y)) < args.synth_fraction
+            x, y = x[keep], y[keep]
+        parts_x += [x] * reps
+        parts_y += [y] * reps
+        print(f"{d}: {len(y)} train crops (x{reps})", flush=True)
+    xtr, ytr = np.concatenate(parts_x), np.concatenate(parts_y)
+    xva, yva = collect(dirs, "val", np.random.default_rng(1), jitter=1)
+    print(f"{len(ytr)} train / {len(yva)} val crops in {time.time() - t0:.0f} s", flush=True)
+
+    model = build_model()
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    steps = args.epochs * int(np.ceil(len(ytr) / args.batch))
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.15)
+    lossf = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    best = -1.0
+    for ep in range(args.epochs):
+        model.train()
+        perm = rng.permutation(len(ytr))
+        tl, n = 0.0, 0
+        for k in range(0, len(perm), args.batch):
+            idx = perm[k:k + args.batch]
+            xb = augment(xtr[idx], rng).astype(np.float32).transpose(0, 3, 1, 2) / 255.0
+            logits = model(torch.from_numpy(np.ascontiguousarray(xb)))
+            loss = lossf(logits, torch.from_numpy(ytr[idx]))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            if sched.last_epoch < steps - 1:
+                sched.step()
+            tl += float(loss.detach()) * len(idx)
+            n += len(idx)
+        model.eval()
+        with torch.no_grad():
+            pred = np.concatenate([model(torch.from_numpy(np.ascontiguousarray(
+                xva[k:k + 512].astype(np.float32).transpose(0, 3, 1, 2) / 255.0))).argmax(1).numpy()
+                for k in range(0, len(yva), 512)])
+        acc = float((pred == yva).mean())
+        corner = yva != NONE
+        acc_c = float((pred[corner] == yva[corner]).mean()) if corner.any() else 0.0
+        print(f"epoch {ep + 1}/{args.epochs} loss {tl / n:.3f} val acc {acc:.3f} corner acc {acc_c:.3f} "
+              f"({time.time() - t0:.0f} s)", flush=True)
+        if acc >= best:
+            best = acc
+            torch.save(model.state_dict(), out.with_suffix(".pt"))
+        if (time.time() - t0) / 60 > args.max_minutes:
+            print("time budget reached", flush=True)
+            break
+    model.load_state_dict(torch.load(out.with_suffix(".pt"), weights_only=True))
+    model.eval()
+    torch.onnx.export(model, torch.zeros(1, 3, SIZE, SIZE), str(out.with_suffix(".onnx")), input_names=["crops"],
+                      output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=18,
+                      dynamo=False)
+    print(f"wrote {out.with_suffix('.pt')} and {out.with_suffix('.onnx')} (best val acc {best:.3f}); "
+          f"classes: {len(CLASS_NAMES)}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
