@@ -89,17 +89,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sweep", action="store_true", help="also report F1 for a range of thresholds")
     ap.add_argument("--classifier", default=None,
                     help="corner classifier weights (.onnx/.pt) to name the YOLO boxes; default: none")
+    ap.add_argument("--box-conf", type=float, default=None, help="override vision.detector.BOX_CONF")
     ap.add_argument("--no-map", action="store_true")
     ap.add_argument("--out", default=None, help="write the results as JSON here")
     args = ap.parse_args(argv)
     offline_ultralytics()
+    import vision.detector as vd
     from vision.detector import DEFAULT_IMGSZ, Detector, merge_corners
+
+    if args.box_conf is not None:
+        vd.BOX_CONF = args.box_conf
 
     data = Path(args.data)
     img_dir = data / "images" / args.split if args.split else data / "images"
     lab_dir = data / "labels" / args.split if args.split else data / "labels"
     images = sorted(p for p in img_dir.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
-    det = Detector(args.model, backend=args.backend, conf=0.05, imgsz=args.imgsz, classifier=args.classifier)
+    det = Detector(args.model, backend=args.backend, conf=0.05 if args.sweep else args.conf, imgsz=args.imgsz, classifier=args.classifier)
     import cv2
 
     raw = {}

@@ -106,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--real-weight", type=int, default=2, help="repeat the real crops this many times")
     ap.add_argument("--synth-fraction", type=float, default=0.35, help="keep this share of synthetic crops")
     ap.add_argument("--out", default="models/cards-cls")
+    ap.add_argument("--init", default=None, help="start from these weights (.pt state dict)")
     ap.add_argument("--max-minutes", type=float, default=30)
     args = ap.parse_args(argv)
     import torch
@@ -130,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(ytr)} train / {len(yva)} val crops in {time.time() - t0:.0f} s", flush=True)
 
     model = build_model()
+    if args.init:
+        model.load_state_dict(torch.load(args.init, map_location="cpu", weights_only=True))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * int(np.ceil(len(ytr) / args.batch))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.15)

@@ -24,6 +24,7 @@ CLASS_NAMES = [
     "KC", "KD", "KH", "KS", "QC", "QD", "QH", "QS", "RED JOKER", "NONE",
 ]
 NONE = len(CLASS_NAMES) - 1
+TTA = True
 
 
 def crop(img: np.ndarray, box, size: int = SIZE, margin: float = MARGIN) -> np.ndarray:
@@ -88,9 +89,18 @@ class CornerClassifier:
         with torch.no_grad():
             return self.model(torch.from_numpy(x)).numpy()
 
-    def classify(self, img: np.ndarray, boxes) -> list[tuple[str, float]]:
+    def classify(self, img: np.ndarray, boxes, tta: bool = TTA) -> list[tuple[str, float]]:
+        """Class and probability per box.  With `tta`, the crop turned 180° is read too and the
+        probabilities averaged (a card's two indices are 180° turns of each other, so both
+        orientations are in the training data)."""
         if len(boxes) == 0:
             return []
-        p = _softmax(self.logits(_batch([crop(img, b) for b in boxes])))
+        crops = [crop(img, b) for b in boxes]
+        if tta:
+            x = _batch(crops + [c[::-1, ::-1] for c in crops])
+            q = _softmax(self.logits(x))
+            p = (q[:len(crops)] + q[len(crops):]) / 2
+        else:
+            p = _softmax(self.logits(_batch(crops)))
         k = p.argmax(1)
         return [(CLASS_NAMES[int(i)], float(p[j, i])) for j, i in enumerate(k)]
