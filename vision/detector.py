@@ -61,6 +61,7 @@ PAIR_RATIO = 6.5
 AUTO_ORDER = ("onnx", "torch")  # fastest first, as measured by benchmarks/detector.py
 CLASSIFIER_STEM = "cards-cls"
 BOX_CONF = 0.005  # with the corner classifier: YOLO boxes kept from this score, named by the classifier
+MAX_CANDIDATES = 120  # at most this many of them (highest YOLO scores) go to the classifier
 
 JOKER_CLASSES = {"BLACK JOKER", "RED JOKER", "JK", "JOKER"}
 
@@ -302,6 +303,7 @@ class Detector:
         if self.classifier is None:
             return self._impl.corners(frame_bgr, self.imgsz, self.conf)
         boxes = self._impl.corners(frame_bgr, self.imgsz, min(self.conf, BOX_CONF))
+        boxes = sorted(boxes, key=lambda c: -c[1])[:MAX_CANDIDATES]
         named = self.classifier.classify(frame_bgr, [b for _, _, b in boxes])
         return [(name, p, b) for (_, _, b), (name, p) in zip(boxes, named, strict=True)
                 if name != "NONE" and p >= self.conf]
