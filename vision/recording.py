@@ -445,7 +445,8 @@ def frames_of(script: Script, spec: RecordingSpec, rng: np.random.Generator, mar
                 yield img, truth
         if marks is not None:
             marks.append((n, si))
-        for _ in range(spec.hold):
+        last = si == len(script.steps) - 1
+        for _ in range(spec.hold * (3 if last else 1)):  # the final table stays a while
             n += 1
             hands = 1 if rng.random() < spec.distractor_prob else 0
             img, truth = draw(step.table, hands, si)

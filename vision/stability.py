@@ -150,12 +150,14 @@ class Stabilizer:
 
     def stable(self) -> list[CardDetection]:
         """Present cards, one per label (one deck: a label seen twice keeps its best-supported track)."""
-        best: dict[str, tuple[float, CardDetection]] = {}
+        best: dict[str, tuple[tuple, CardDetection]] = {}
         for t in self._tracks:
             if not t.present:
                 continue
             lab, share = t.label()
-            weight = share * len(t.votes)
+            # a card moved (picked off the discard pile into a meld): the place it is seen at now wins over
+            # the place it is remembered at; then the better supported track
+            weight = (-t.misses, share * len(t.votes))
             if lab == "BACK":
                 best[f"BACK#{t.tid}"] = (weight, CardDetection(lab, share, t.box))
                 continue
