@@ -62,6 +62,71 @@ def card_level(images: list[Path], labels_dir: Path, predict) -> dict:
     return {"by_group": {g: prf(*c) for g, c in counts.items()}, "images": per_image}
 
 
+def truth_boxes(label_file: Path, w: int, h: int) -> list[tuple[str, tuple]]:
+    out = []
+    if label_file.exists():
+        for line in label_file.read_text().splitlines():
+            p = [float(v) for v in line.split()]
+            if len(p) == 5:
+                c, x, y, bw, bh = p
+            elif len(p) >= 7:
+                xs, ys = p[1::2], p[2::2]
+                c, x, y = p[0], (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+                bw, bh = max(xs) - min(xs), max(ys) - min(ys)
+            else:
+                continue
+            out.append((CLASS_NAMES[int(c)], ((x - bw / 2) * w, (y - bh / 2) * h, (x + bw / 2) * w, (y + bh / 2) * h)))
+    return out
+
+
+def _iou(a, b) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / u if u > 0 else 0.0
+
+
+def pipeline_map50(raw: dict, sizes: dict, labels_dir: Path) -> float:
+    """Corner mAP50 of the detector's own corner list (YOLO boxes named by the classifier when
+    used): all-point interpolated AP per class present in the ground truth, averaged."""
+    gts: dict[str, dict] = {}
+    dets: dict[str, list] = {}
+    for p, corners in raw.items():
+        w, h = sizes[p]
+        for name, box in truth_boxes(labels_dir / (p.stem + ".txt"), w, h):
+            gts.setdefault(name, {}).setdefault(p, []).append([box, False])
+        for name, score, box in corners:
+            dets.setdefault(name, []).append((score, p, box))
+    aps = []
+    for name, per_img in gts.items():
+        n_gt = sum(len(v) for v in per_img.values())
+        tp = []
+        for _score, p, box in sorted(dets.get(name, []), key=lambda d: -d[0]):
+            best, hit = 0.5, None
+            for g in per_img.get(p, []):
+                o = _iou(box, g[0])
+                if o >= best and not g[1]:
+                    best, hit = o, g
+            if hit is not None:
+                hit[1] = True
+            tp.append(1 if hit is not None else 0)
+        if not tp:
+            aps.append(0.0)
+            continue
+        import numpy as np
+
+        ctp = np.cumsum(tp)
+        rec = ctp / n_gt
+        prec = ctp / np.arange(1, len(tp) + 1)
+        mrec = np.concatenate([[0.0], rec, [1.0]])
+        mpre = np.concatenate([[1.0], prec, [0.0]])
+        mpre = np.flip(np.maximum.accumulate(np.flip(mpre)))
+        idx = np.where(mrec[1:] != mrec[:-1])[0]
+        aps.append(float(np.sum((mrec[idx + 1] - mrec[idx]) * mpre[idx + 1])))
+    return round(sum(aps) / max(1, len(aps)), 4)
+
+
 def corner_map50(model_path: Path, images_dir: Path, imgsz: int) -> dict:
     offline_ultralytics()
     import yaml
@@ -69,6 +134,7 @@ def corner_map50(model_path: Path, images_dir: Path, imgsz: int) -> dict:
 
     out = ROOT / "runs" / "eval"
     out.mkdir(parents=True, exist_ok=True)
+    images_dir = images_dir.resolve()
     data = out / f"eval-{images_dir.parent.name}-{images_dir.name}.yaml"
     data.write_text(yaml.safe_dump({"path": str(images_dir.parent), "train": str(images_dir),
                                     "val": str(images_dir), "names": dict(enumerate(CLASS_NAMES))}))
@@ -107,10 +173,12 @@ def main(argv: list[str] | None = None) -> int:
     det = Detector(args.model, backend=args.backend, conf=0.05 if args.sweep else args.conf, imgsz=args.imgsz, classifier=args.classifier)
     import cv2
 
-    raw = {}
+    raw, sizes = {}, {}
     t0 = time.time()
     for p in images:
-        raw[p] = det.detect_corners(cv2.imread(str(p)))
+        img = cv2.imread(str(p))
+        sizes[p] = (img.shape[1], img.shape[0])
+        raw[p] = det.detect_corners(img)
     elapsed = time.time() - t0
 
     def predictor(thr: float):
@@ -126,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
               "conf": conf, "imgsz": args.imgsz or DEFAULT_IMGSZ,
               "seconds_per_image": round(elapsed / max(1, len(images)), 3)}
     result["cards"] = card_level(images, lab_dir, predictor(conf))
+    result["detector_corner_map50"] = pipeline_map50(raw, sizes, lab_dir)
     if args.sweep:
         result["sweep"] = {str(t): card_level(images, lab_dir, predictor(t))["by_group"]["all"]
                            for t in (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6)}
