@@ -185,3 +185,17 @@ def test_rummy500_layoff_in_the_layers_own_zone():
     # two cards that fit nowhere yet: a meld being laid out, no event
     assert o.observe(snap(["5C", "2S"], Ben=[["7H", "8H", "9H"]], Cleo=[["10H"], ["KD", "KS"]])) == []
 
+
+
+def test_a_discard_picked_up_before_it_was_seen_is_proposed():
+    o = observer()
+    o.observe(snap(["5C"]))
+    o.observe(snap(["5C"], Ben=[["7H", "8H", "9H"]]))  # Ben draws and melds; his discard is never seen...
+    out = o.observe(snap(["5C"], Ben=[["7H", "8H", "9H"]], Cleo=[["KD", "KS", "KH"]]))  # ...Cleo melds it
+    assert out[-1]["proposed"] and out[-1]["event"]["type"] == "discard"
+    assert out[-1]["event"]["card"] in ("KD", "KS", "KH")
+    [p] = o.pending()
+    o.confirm(p["id"])
+    assert [norm(e) for e in o.referee.events[-3:]] == [
+        norm(out[-1]["event"]), {"type": "draw", "player": "Cleo", "from": "discard"},
+        {"type": "meld", "player": "Cleo", "cards": ["KD", "KH", "KS"]}]

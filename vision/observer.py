@@ -45,6 +45,7 @@ class _Candidate:
     confidence: float
     reason: str = ""
     cards: tuple[str, ...] = ()
+    follow: _Candidate | None = None  # an inferred draw: the visible move that implies it
 
 
 class Observer:
@@ -142,7 +143,7 @@ class Observer:
             cand = self._next_candidate(snap)
             if cand is None:
                 break
-            if self._should_wait(cand):
+            if self._should_wait(cand.follow or cand):  # a draw waits until the move implying it is sure
                 self.waiting = True
                 break
             if cand.confidence < self.min_confidence and not self.auto_confirm:
@@ -301,6 +302,10 @@ class Observer:
         if new_discards:
             x = new_discards[0]
             plays.append(_Candidate({"type": "discard", "player": player, "card": x}, 1.0, "", (x,)))
+        elif not plays:
+            missed = self._missed_discard(player, new_groups, cur)
+            if missed is not None:
+                plays.append(missed)
         for c in plays:
             conf = self._conf(snap, c.cards)
             if conf < c.confidence:
@@ -312,8 +317,34 @@ class Observer:
             used = {c for p in plays for c in p.cards}
             from_discard = top is not None and top not in snap.discard and (self._top_taken or top in used)
             ev = {"type": "draw", "player": player, "from": "discard" if from_discard else "stock"}
-            return _Candidate(ev, 1.0)
+            return _Candidate(ev, 1.0, follow=plays[0])
         return plays[0]
+
+    def _missed_discard(self, player: str, new_groups: list, cur: dict) -> _Candidate | None:
+        """Nothing to see for the current player, but the next one shows a new meld: the discard was picked up
+        before the camera could see it. Proposes the discard of the meld's card that makes the sequence legal
+        (discard, pickup, meld); always as an unsure event."""
+        players = list((cur.get("hand_counts") or {}).keys()) or []
+        if player not in players:
+            return None
+        nxt = players[(players.index(player) + 1) % len(players)]
+        copy = getattr(self.referee, "copy", None)
+        for owner, new, touched in new_groups:
+            if owner != nxt or touched or len(new) < 3:
+                continue
+            for x in new:
+                seq = [{"type": "discard", "player": player, "card": x},
+                       {"type": "draw", "player": nxt, "from": "discard"},
+                       {"type": "meld", "player": nxt, "cards": list(new)}]
+                if copy is not None:
+                    trial = copy()
+                    c0 = trial.public_state().get("current") or {}
+                    if c0.get("phase") == "draw":
+                        trial.apply({"type": "draw", "player": player, "from": "stock"})
+                    if not all(trial.apply(e).ok for e in seq):
+                        continue
+                return _Candidate(seq[0], 0.0, f"{player}'s discard was picked up before it was seen: {x}?", (x,))
+        return None
 
     def _legal(self, ev: dict) -> bool:
         """Whether the referee would accept the event now, after the (hidden) draw if the turn has not seen one
