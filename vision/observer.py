@@ -355,7 +355,9 @@ class Observer:
         trial = copy()
         cur = trial.public_state().get("current") or {}
         if cur.get("phase") == "draw":
-            trial.apply({"type": "draw", "player": cur.get("current_player"), "from": "stock"})
+            pile = cur.get("discard") or []
+            taken = bool(pile) and _physical(pile[-1]) in {_physical(c) for c in ev.get("cards", [])}
+            trial.apply({"type": "draw", "player": cur.get("current_player"), "from": "discard" if taken else "stock"})
         return bool(trial.apply(ev).ok)
 
     def _ambiguous_layoff(self, ev: dict, ids: list[int], new: list[str]) -> _Candidate:
