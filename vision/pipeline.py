@@ -297,8 +297,9 @@ def demo_pipeline(referee=None, detector: str | object = "auto", loop: bool = Tr
 
     `fps`: the playback rate (default: the recording's own).
     `detector`: "model" (the shipped detector), "oracle" (the recording's ground truth with detector-like noise,
-    for a machine without the model), "auto" (the model when its weights exist, else the oracle), or an object
-    with `detect`. `referee`: the match the events go to (default: a new `referee.Match` of the demo's match).
+    for a machine without the model), "auto" (the model when it loads and reads at least half the cards of a
+    few demo frames, else the oracle, with a warning in the log), or an object with `detect`.
+    `pipeline.detector_kind` tells which one plays. `referee`: the match the events go to (default: a new `referee.Match` of the demo's match).
     Returns (pipeline, match setup, first dealer)."""
     import json as _json
 
@@ -314,23 +315,51 @@ def demo_pipeline(referee=None, detector: str | object = "auto", loop: bool = Tr
         from referee import Match
 
         referee = Match(setup)
-    if isinstance(detector, str):
-        kind = detector
-        if kind == "auto":
-            try:
-                from vision.detector import default_weights_path
-
-                kind = "model" if default_weights_path().exists() else "oracle"
-            except Exception:
-                kind = "oracle"
-        if kind == "model":
+    kind = detector if isinstance(detector, str) else "given"
+    if kind in ("auto", "model"):
+        try:
             from vision.detector import Detector
 
-            detector = Detector()
+            model = Detector()
+        except Exception as e:  # no weights, no runtime
+            if kind == "model":
+                raise
+            log.warning("demo: no detector model (%s): playing the recording's ground truth", e)
+            kind = "oracle"
         else:
-            detector = TruthDetector(DEMO_DIR)
+            if kind == "auto" and _demo_recall(model) < 0.5:
+                log.warning("demo: the model reads under half the cards of the demo recording: playing the "
+                            "recording's ground truth instead (detector='model' forces the model)")
+                kind = "oracle"
+            else:
+                kind, detector = "model", model
+    if kind == "oracle":
+        detector = TruthDetector(DEMO_DIR)
     # stability windows count frames of the recording, whatever speed it is played at
     rec_fps = float(info.get("fps", 5.0))
     pipe = Pipeline(lambda: FolderSource(DEMO_DIR / "frames", fps=rec_fps, play_fps=rate), layout, referee, dealer,
                     detector=detector, fps=rec_fps, loop=loop)
+    pipe.detector_kind = kind  # "model", "oracle" or "given": for the dashboard to say what it shows
     return pipe, setup, dealer
+
+
+def _demo_recall(model, frames: int = 3) -> float:
+    """Share of the cards the model finds on a few of the demo's busiest frames (a quick self-check)."""
+    import json as _json
+
+    import cv2
+
+    from vision.recording import DEMO_DIR
+
+    truth = [_json.loads(x) for x in (DEMO_DIR / "truth.jsonl").read_text(encoding="utf-8").splitlines()]
+    busiest = sorted(range(len(truth)), key=lambda i: -len(truth[i]))[:frames]
+    found = total = 0
+    for i in busiest:
+        img = cv2.imread(str(DEMO_DIR / "frames" / f"{i:05d}.jpg"))
+        if img is None:
+            continue
+        want = {c for c, _ in truth[i] if c != "BACK"}
+        got = {d.card for d in model.detect(img)}
+        found += len(want & got)
+        total += len(want)
+    return found / total if total else 0.0
