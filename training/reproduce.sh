@@ -6,6 +6,7 @@
 #
 #   bash training/reproduce.sh                 # the CPU recipe used for models/ (see models/MODEL.md)
 #   DEVICE=0 HOURS_A=0.3 HOURS_B=1.5 IMGSZ=640 bash training/reproduce.sh   # on a GPU: longer, larger
+# (the classifier always trains on the CPU; it takes minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
@@ -34,9 +35,17 @@ $PY training/train.py --data runs/data/real --model yolo11n.yaml --epochs 6 --ho
 $PY training/train.py --data runs/data/real --data runs/data/real --data runs/data/synth --data runs/data/synth_noir \
     --model runs/train/stageA/weights/last.pt --epochs 12 --hours "$HOURS_B" --imgsz "$IMGSZ" --batch 16 \
     --threads "$THREADS" --workers 1 --name stageB --seed 0 --device "$DEVICE"
-# 5. ship and measure
+# 5. the corner classifier that names YOLO's boxes (two runs, the second from the first)
+$PY training/train_classifier.py --data runs/data/real --data runs/data/synth --data runs/data/synth_noir \
+    --epochs 24 --out runs/cls/cards-cls --max-minutes 16 --seed 0
+$PY training/train_classifier.py --data runs/data/real --data runs/data/synth --data runs/data/synth_noir \
+    --epochs 30 --lr 0.002 --synth-fraction 0.6 --init runs/cls/cards-cls.pt --out runs/cls2/cards-cls \
+    --max-minutes 24 --seed 0
+# 6. ship and measure
 $PY training/export.py runs/train/stageB/weights/best.pt --out models
-$PY training/evaluate.py --model models/cards-yolo.pt --sweep --out runs/eval/dev.json
-$PY training/evaluate.py --model models/cards-yolo.pt --data runs/data/synth_heldout --split val \
-    --out runs/eval/heldout.json
+cp runs/cls2/cards-cls.pt runs/cls2/cards-cls.onnx models/
+$PY training/evaluate.py --model models/cards-yolo.pt --classifier models/cards-cls.pt --backend torch --sweep \
+    --out runs/eval/dev.json
+$PY training/evaluate.py --model models/cards-yolo.pt --classifier models/cards-cls.pt --backend torch \
+    --data runs/data/synth_heldout --split val --out runs/eval/heldout.json
 $PY benchmarks/detector.py
