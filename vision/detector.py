@@ -53,14 +53,14 @@ if "YOLO_CONFIG_DIR" not in os.environ:
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 WEIGHTS_STEM = "cards-yolo"
-DEFAULT_CONF = 0.4
+DEFAULT_CONF = 0.5
 DEFAULT_IMGSZ = 480
 IOU = 0.5
 DUPLICATE_RATIO = 0.9
 PAIR_RATIO = 6.5
 AUTO_ORDER = ("onnx", "torch")  # fastest first, as measured by benchmarks/detector.py
 CLASSIFIER_STEM = "cards-cls"
-BOX_CONF = 0.005  # with the corner classifier: YOLO boxes kept from this score, named by the classifier
+BOX_CONF = 0.01  # with the corner classifier: YOLO boxes kept from this score, named by the classifier
 MAX_CANDIDATES = 120  # at most this many of them (highest YOLO scores) go to the classifier
 
 JOKER_CLASSES = {"BLACK JOKER", "RED JOKER", "JK", "JOKER"}
