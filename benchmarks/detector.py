@@ -4,7 +4,8 @@
 
 Model load is excluded; each backend runs the same frames (synthetic table scenes rendered
 with vision.synth at 1280×720, procedural decks only) through `Detector.detect` (inference +
-corner merging).  Prints the machine (CPU model, cores), p50/p95/mean per backend and which
+corner classifier when shipped, corner merging), alternating
+backends frame by frame so that a varying load on a shared machine hits both alike.  Prints the machine (CPU model, cores), p50/p95/mean per backend and which
 backend is faster.
 """
 
@@ -50,23 +51,34 @@ def frames(n: int, seed: int = 0):
     return out
 
 
-def bench(backend: str, imgs, warmup: int, imgsz: int | None, weights: str | None) -> dict:
+def bench(backends: list[str], imgs, warmup: int, imgsz: int | None, weights: dict) -> list[dict]:
+    """Time the backends on the same frames, alternating frame by frame (fair under a varying load)."""
     from vision.detector import Detector
 
-    t0 = time.perf_counter()
-    det = Detector(weights=weights, backend=backend, imgsz=imgsz)
-    load = time.perf_counter() - t0
+    dets, loads = {}, {}
+    for b in backends:
+        t0 = time.perf_counter()
+        dets[b] = Detector(weights=weights.get(b), backend=b, imgsz=imgsz)
+        loads[b] = time.perf_counter() - t0
     for img in imgs[:warmup]:
-        det.detect(img)
-    times = []
-    for img in imgs:
-        t = time.perf_counter()
-        det.detect(img)
-        times.append((time.perf_counter() - t) * 1000)
-    times.sort()
-    return {"backend": backend, "weights": str(det.weights), "imgsz": det.imgsz, "load_s": round(load, 2),
-            "p50_ms": round(statistics.median(times), 1), "p95_ms": round(times[int(0.95 * (len(times) - 1))], 1),
-            "mean_ms": round(statistics.fmean(times), 1), "fps_p50": round(1000 / statistics.median(times), 1)}
+        for b in backends:
+            dets[b].detect(img)
+    times: dict[str, list[float]] = {b: [] for b in backends}
+    for k, img in enumerate(imgs):
+        order = backends if k % 2 == 0 else backends[::-1]
+        for b in order:
+            t = time.perf_counter()
+            dets[b].detect(img)
+            times[b].append((time.perf_counter() - t) * 1000)
+    out = []
+    for b in backends:
+        ts = sorted(times[b])
+        det = dets[b]
+        out.append({"backend": b, "weights": str(det.weights), "classifier": det.classifier is not None,
+                    "imgsz": det.imgsz, "load_s": round(loads[b], 2), "p50_ms": round(statistics.median(ts), 1),
+                    "p95_ms": round(ts[int(0.95 * (len(ts) - 1))], 1), "mean_ms": round(statistics.fmean(ts), 1),
+                    "fps_p50": round(1000 / statistics.median(ts), 1)})
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -92,8 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         pass
     imgs = frames(args.frames)
-    results = [bench("torch", imgs, args.warmup, args.imgsz, args.pt),
-               bench("onnx", imgs, args.warmup, args.imgsz, args.onnx)]
+    results = bench(["torch", "onnx"], imgs, args.warmup, args.imgsz, {"torch": args.pt, "onnx": args.onnx})
     fastest = min(results, key=lambda r: r["p50_ms"])["backend"]
     report = {"machine": machine, "frame": "1280x720", "frames": len(imgs), "results": results, "fastest": fastest}
     if args.json:
