@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     img_dir = data / "images" / args.split if args.split else data / "images"
     lab_dir = data / "labels" / args.split if args.split else data / "labels"
     images = sorted(p for p in img_dir.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
-    det = Detector(args.model, backend=args.backend, conf=0.05 if args.sweep else args.conf, imgsz=args.imgsz, classifier=args.classifier)
+    det = Detector(args.model, backend=args.backend, conf=0.05, imgsz=args.imgsz, classifier=args.classifier)
     import cv2
 
     raw, sizes = {}, {}
