@@ -74,3 +74,10 @@ def test_to_json_matches_the_contract():
     j = c.to_json()
     assert set(j) == {"card", "confidence", "box"}
     assert j["card"] == "KS" and all(isinstance(v, int) for v in j["box"])
+
+
+def test_back_around_a_face_up_corner_is_not_a_back():
+    cards = merge_corners([("BACK", 0.9, (100.0, 100.0, 200.0, 240.0)), corner("4S", 110, 110),
+                           ("BACK", 0.8, (400.0, 100.0, 500.0, 240.0))])
+    assert sorted(c.card for c in cards) == ["4S", "BACK"]
+    assert [c.box for c in cards if c.card == "BACK"] == [(400.0, 100.0, 500.0, 240.0)]

@@ -10,7 +10,8 @@ around the rank+suit index printed in a card's corners.  A fully visible card us
 of them (diagonally opposite).  `merge_corners` turns corner detections into one
 `CardDetection` per physical card:
 
-* both jokers become "JK"; a BACK detection (the model boxes a face-down card whole) is a card;
+* both jokers become "JK"; a BACK detection (the model boxes a face-down card whole) is a card,
+  unless a face-up corner index lies inside it (then it outlines a face-up card);
 * two detections of the same class that overlap or nearly touch (centre distance under
   `DUPLICATE_RATIO` × corner size) are one corner seen twice;
 * two corners of the same class whose centre distance is at most `PAIR_RATIO` × corner size
@@ -116,7 +117,11 @@ def merge_corners(corners: list[tuple[str, float, Box]], pair_ratio: float = PAI
     for card, dets in by_card.items():
         dets.sort(key=lambda d: -d[0])
         if card == "BACK":
-            cards += [CardDetection("BACK", c, b, (b,)) for c, b in dets]
+            # a face-down card shows no face-up corner index: a BACK box around one is the
+            # outline of a face-up card, not a back
+            faces = [_center(b) for name, _, b in corners if canonical_card(name) != "BACK"]
+            cards += [CardDetection("BACK", c, b, (b,)) for c, b in dets
+                      if not any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for x, y in faces)]
             continue
         # 1. the same corner detected twice → keep the more confident one
         kept: list[tuple[float, Box]] = []
