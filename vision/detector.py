@@ -29,6 +29,9 @@ crops of the same labelled corners), YOLO boxes from score `BOX_CONF` are re-rea
 class and probability replace YOLO's, and boxes it calls "NONE" are dropped.  On CPU-trained
 weights the YOLO localisation is learnt well before its 55-way classification (models/MODEL.md).
 
+Frames of any size are letterboxed to `imgsz` (default 480) on their long side, padded to a
+multiple of 32; boxes come back in the frame's own pixels.
+
 Backends: "torch" (ultralytics on a .pt file) or "onnx" (ONNX Runtime on a .onnx export with
 dynamic input size); "auto" picks the one measured fastest on the project's 2-core CPU
 (`AUTO_ORDER`, see benchmarks/detector.py) among the weights that exist.  Nothing is ever
@@ -46,8 +49,9 @@ import numpy as np
 
 from vision.types import Box, CardDetection
 
-os.environ.setdefault("YOLO_OFFLINE", "true")
-os.environ.setdefault("YOLO_AUTOINSTALL", "false")
+# never download anything (weights, fonts, packages): set before ultralytics is imported
+os.environ["YOLO_OFFLINE"] = "true"
+os.environ["YOLO_AUTOINSTALL"] = "false"
 os.environ.setdefault("YOLO_VERBOSE", "false")
 if "YOLO_CONFIG_DIR" not in os.environ:
     os.environ["YOLO_CONFIG_DIR"] = str(Path(tempfile.gettempdir()) / "rummy-referee-yolo")
