@@ -480,7 +480,7 @@ def test_vision_pipeline_referee_adapter(tmp_path):
 
 
 def test_no_camera(client):
-    assert client.get("/api/camera").get_json() == {"state": "off", "match": None, "available": False, "pending": []}
+    assert client.get("/api/camera").get_json() == {"state": "off", "match": None, "available": False, "pending": [], "detector": None}
     r = client.get("/camera.mjpg")
     assert r.status_code == 503 and r.get_json()["code"] == "no_camera"
 

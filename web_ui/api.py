@@ -225,8 +225,10 @@ def import_log():
 @bp.get("/camera")
 def camera():
     live = _live()
+    # "model" (the shipped detector), "oracle" (a demo recording's own answer key), "given" or None
+    kind = getattr(live.pipeline, "detector_kind", None) if live.pipeline is not None else None
     return jsonify(state=live.camera_state(), match=live.camera_target(), available=live.pipeline is not None,
-                   pending=live.pending())
+                   pending=live.pending(), detector=kind)
 
 
 @bp.post("/camera/proposals/<int:pid>/<verb>")

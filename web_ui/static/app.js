@@ -539,6 +539,11 @@
     const pill = $("camera-pill");
     const st = r.ok ? r.state : "off";
     pill.textContent = { live: "camera live", reconnecting: "camera reconnecting…", lost: "camera lost", off: "no camera" }[st] || `camera ${st}`;
+    if (r.ok && r.detector === "oracle") {
+      // say plainly that the demo is not read by the model
+      pill.textContent += " · demo answer key";
+      pill.title = "The demo recording is played with its own answer key: the shipped detector model reads too few of its cards";
+    }
     pill.className = "pill " + ({ live: "ok", reconnecting: "warn", lost: "bad" }[st] || "");
     const img = $("camera-img");
     if (r.ok && r.available) {
