@@ -594,13 +594,7 @@ class Match:
                 raise Refusal("discard_empty", "the discard pile is empty", "C-3.1")
             if ev.get("card") is not None:
                 card = _card(ev["card"])
-                idx = None
-                for i in range(len(h.discard) - 1, -1, -1):
-                    if h.discard[i] == card:
-                        idx = i
-                        break
-                if idx is None:
-                    raise Refusal("card_not_in_discard", f"{describe(card)} is not in the discard pile", "C-3.1")
+                idx = _pile_index(h.discard, card, "C-3.1")
             else:
                 idx = len(h.discard) - 1
                 card = h.discard[idx]
@@ -1078,13 +1072,7 @@ class Match:
         if p == h.call_window:
             raise Refusal("rummy_call_not_allowed", "the player who discarded cannot call Rummy!", "R500-9")
         card = _card(_need(ev, "card"))
-        idx = None
-        for i in range(len(h.discard) - 1, -1, -1):
-            if h.discard[i] == card:
-                idx = i
-                break
-        if idx is None:
-            raise Refusal("card_not_in_discard", f"{describe(card)} is not in the discard pile", "R500-9")
+        idx = _pile_index(h.discard, card, "R500-9")
         taken = h.discard[idx:]
         if not (self._can_lay_off(h, card) or self._pile_meld(card, Counter(taken))):
             raise Refusal("rummy_call_invalid", f"{describe(card)} cannot be played without cards from the "
@@ -1219,6 +1207,14 @@ class Match:
         "reveal": _ev_reveal, "call_rummy": _ev_call_rummy, "end_hand": _ev_end_hand,
         "hand_result": _ev_hand_result,
     }
+
+
+def _pile_index(pile: list[str], card: str, rule: str) -> int:
+    """Position of the topmost copy of `card` in the discard pile (bottom = 0)."""
+    for i in range(len(pile) - 1, -1, -1):
+        if pile[i] == card:
+            return i
+    raise Refusal("card_not_in_discard", f"{describe(card)} is not in the discard pile", rule)
 
 
 def _sort_key(card: str) -> tuple:
