@@ -13,31 +13,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from machine import machine  # noqa: E402
 
 from referee import Match, replay_lines  # noqa: E402
 from referee.sim import Simulator  # noqa: E402
 
 CONFIGS = [("basic", 3), ("solitaired", 4), ("classic", 4), ("classic", 6), ("rummy500", 4), ("rummy500", 6)]
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}; {os.cpu_count()} logical CPUs; Python {platform.python_version()}; {platform.system()}"
 
 
 def main() -> None:

@@ -15,7 +15,6 @@ import argparse
 import http.client
 import json
 import os
-import platform
 import socket
 import statistics
 import subprocess
@@ -27,18 +26,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
-
-def machine() -> str:
-    cpu = platform.processor() or "?"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python {platform.python_version()}"
+from machine import machine  # noqa: E402
 
 
 def cpu_seconds(pid: int) -> float | None:
