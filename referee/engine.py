@@ -513,15 +513,14 @@ class Match:
             if not isinstance(hands, dict):
                 raise Refusal("bad_event", "'hands' must map each player to a list of cards")
             for name, cards in hands.items():
-                if name not in self._index:
-                    raise Refusal("unknown_player", f"{name!r} is not a player of this match")
+                seat = self._seat(name)
                 if not isinstance(cards, list):
                     raise Refusal("bad_event", f"the hand of {name} must be a list of cards")
                 parsed = [_card(c) for c in cards]
                 if len(parsed) != r.hand_size:
                     raise Refusal("wrong_deal_size", f"deal size ≠ {r.hand_size}: {name} was dealt "
                                   f"{len(parsed)} cards", "C-2.2")
-                known[self._index[name]] = Counter(parsed)
+                known[seat] = Counter(parsed)
                 norm_hands[name] = parsed
             full = len(norm_hands) == n
         allc = Counter([up])
@@ -949,9 +948,7 @@ class Match:
         if r.scoring == "winner_takes_hands":
             if h.result == "out" and h.winner is not None:
                 base = sum(hand_pts[i] for i in range(n) if i != h.winner)
-                pts = base
-                if h.going_rummy:
-                    pts = base * 2 if r.going_rummy == "double" else base + 10
+                pts = self._winner_points(base, h.going_rummy)
                 points[h.winner] = pts
                 details[P[h.winner]]["won"] = {"base": base, "going_rummy": h.going_rummy, "points": pts}
         else:
@@ -963,6 +960,29 @@ class Match:
                 points[i] = table[i] - hand_pts[i]
                 details[P[i]]["table_points"] = table[i]
         self._record_hand(h.number, h.dealer, h.winner, h.result or "out", h.going_rummy, points, details)
+
+    def _winner_points(self, base: int, rummy: bool) -> int:
+        """The hand winner's points: the losers' hands, doubled or +10 for going rummy (C-8.1, AMB-10)."""
+        if not rummy:
+            return base
+        return base * 2 if self.rules.going_rummy == "double" else base + 10
+
+    def _points_map(self, value: Any, what: str) -> dict[int, int]:
+        """A {player: whole number ≥ 0} object of a `hand_result`, by seat."""
+        if not isinstance(value, dict):
+            raise Refusal("bad_event", f"'{what}' must map players to whole numbers")
+        out = {}
+        for name, v in value.items():
+            i = self._seat(name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise Refusal("bad_event", f"{what} of {name} must be a whole number ≥ 0")
+            out[i] = v
+        return out
+
+    def _seat(self, name: Any) -> int:
+        if not isinstance(name, str) or name not in self._index:
+            raise Refusal("unknown_player", f"{name!r} is not a player of this match")
+        return self._index[name]
 
     def _record_hand(self, number: int, dealer: int, winner: int | None, result: str, rummy: bool,
                      points: list[int], details: dict) -> None:
@@ -1142,13 +1162,11 @@ class Match:
             allc: Counter = Counter()
             norm = {}
             for name, cards in hands.items():
-                if name not in self._index:
-                    raise Refusal("unknown_player", f"{name!r} is not a player of this match")
+                i = self._seat(name)
                 if not isinstance(cards, list):
                     raise Refusal("bad_event", f"the cards of {name} must be a list")
                 cs = [_card(c) for c in cards]
                 allc.update(cs)
-                i = self._index[name]
                 vals = [hand_value(c, r.values) for c in cs]
                 left[i] = sum(vals)
                 details[name] = {"hand": cs, "hand_values": vals, "hand_points": left[i]}
@@ -1158,15 +1176,9 @@ class Match:
                     raise Refusal("duplicate_card", f"{describe(c)} is listed {k} times", "C-11.2")
             out["hands"] = norm
         elif pts_in is not None:
-            if not isinstance(pts_in, dict):
-                raise Refusal("bad_event", "'points' must map players to the points left in their hands")
-            for name, v in pts_in.items():
-                if name not in self._index:
-                    raise Refusal("unknown_player", f"{name!r} is not a player of this match")
-                if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                    raise Refusal("bad_event", f"points left for {name} must be a whole number ≥ 0")
-                left[self._index[name]] = v
-                details[name] = {"hand_points": v}
+            for i, v in self._points_map(pts_in, "points").items():
+                left[i] = v
+                details[P[i]] = {"hand_points": v}
             out["points"] = {P[i]: left[i] for i in range(n)}
         else:
             raise Refusal("bad_event", "a 'hand_result' needs 'hands' (cards left) or 'points' (points left)")
@@ -1179,22 +1191,13 @@ class Match:
         if r.scoring == "winner_takes_hands":
             result = "out" if winner is not None else "stalemate"
             if winner is not None:
-                base = sum(left)
-                points[winner] = base * 2 if rummy and r.going_rummy == "double" else base + (10 if rummy else 0)
+                points[winner] = self._winner_points(sum(left), rummy)
         else:
-            melded = ev.get("melded") or {}
-            if not isinstance(melded, dict):
-                raise Refusal("bad_event", "'melded' must map players to their table points")
-            for name, v in melded.items():
-                if name not in self._index:
-                    raise Refusal("unknown_player", f"{name!r} is not a player of this match")
-                if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                    raise Refusal("bad_event", f"table points of {name} must be a whole number ≥ 0")
+            melded = self._points_map(ev.get("melded") or {}, "melded")
             for i in range(n):
-                t = int(melded.get(P[i], 0))
-                points[i] = t - left[i]
-                details[P[i]]["table_points"] = t
-            out["melded"] = {P[i]: int(melded.get(P[i], 0)) for i in range(n)}
+                points[i] = melded.get(i, 0) - left[i]
+                details[P[i]]["table_points"] = melded.get(i, 0)
+            out["melded"] = {P[i]: melded.get(i, 0) for i in range(n)}
             result = "out" if winner is not None else "stock_empty"
         if rummy:
             out["going_rummy"] = True
