@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT.parent / "shared" / "data" / "real"
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from vision.types import CORNER_CLASSES  # noqa: E402
 
 # The 55 classes of shared/data/real/classes.txt, in label-index order.
-CLASS_NAMES = [
-    "10C", "10D", "10H", "10S", "2C", "2D", "2H", "2S", "3C", "3D", "3H", "3S", "4C", "4D", "4H", "4S",
-    "5C", "5D", "5H", "5S", "6C", "6D", "6H", "6S", "7C", "7D", "7H", "7S", "8C", "8D", "8H", "8S",
-    "9C", "9D", "9H", "9S", "AC", "AD", "AH", "AS", "BACK", "BLACK JOKER", "JC", "JD", "JH", "JS",
-    "KC", "KD", "KH", "KS", "QC", "QD", "QH", "QS", "RED JOKER",
-]
+CLASS_NAMES = list(CORNER_CLASSES)
 CLASS_INDEX = {name: i for i, name in enumerate(CLASS_NAMES)}
 
 

@@ -6,6 +6,14 @@ from dataclasses import dataclass, field
 
 Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in pixels of the original frame
 
+# The detector's 55 corner-index classes, in the label-index order of shared/data/real/classes.txt.
+CORNER_CLASSES = (
+    "10C", "10D", "10H", "10S", "2C", "2D", "2H", "2S", "3C", "3D", "3H", "3S", "4C", "4D", "4H", "4S",
+    "5C", "5D", "5H", "5S", "6C", "6D", "6H", "6S", "7C", "7D", "7H", "7S", "8C", "8D", "8H", "8S",
+    "9C", "9D", "9H", "9S", "AC", "AD", "AH", "AS", "BACK", "BLACK JOKER", "JC", "JD", "JH", "JS",
+    "KC", "KD", "KH", "KS", "QC", "QD", "QH", "QS", "RED JOKER",
+)
+
 
 @dataclass(frozen=True)
 class CardDetection:

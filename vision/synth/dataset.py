@@ -16,17 +16,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from ..types import CORNER_CLASSES
 from .decks import list_decks, load_deck
 from .layouts import random_table
 from .scene import render
 from .surfaces import list_surfaces, make_surface
 
-CLASS_NAMES = [
-    "10C", "10D", "10H", "10S", "2C", "2D", "2H", "2S", "3C", "3D", "3H", "3S", "4C", "4D", "4H", "4S",
-    "5C", "5D", "5H", "5S", "6C", "6D", "6H", "6S", "7C", "7D", "7H", "7S", "8C", "8D", "8H", "8S",
-    "9C", "9D", "9H", "9S", "AC", "AD", "AH", "AS", "BACK", "BLACK JOKER", "JC", "JD", "JH", "JS",
-    "KC", "KD", "KH", "KS", "QC", "QD", "QH", "QS", "RED JOKER",
-]
+CLASS_NAMES = list(CORNER_CLASSES)
 CLASS_INDEX = {n: i for i, n in enumerate(CLASS_NAMES)}
 
 
