@@ -25,19 +25,24 @@ def chromium_path() -> str | None:
     return None
 
 
-@pytest.fixture
-def server(tmp_path):
+def _serve(config: dict):
+    """A real dashboard server on a free 127.0.0.1 port, in a thread: yields (base URL, app)."""
     from werkzeug.serving import make_server
 
     from web_ui import create_app
 
-    app = create_app({"DATABASE": str(tmp_path / "e2e.db")})
+    app = create_app(config)
     srv = make_server("127.0.0.1", 0, app, threaded=True)
     t = threading.Thread(target=srv.serve_forever, daemon=True)
     t.start()
     yield f"http://127.0.0.1:{srv.server_port}", app
     srv.shutdown()
     app.extensions["rummy_store"].close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    yield from _serve({"DATABASE": str(tmp_path / "e2e.db")})
 
 
 @pytest.fixture
@@ -68,14 +73,4 @@ def shot():
 @pytest.fixture
 def pin_server(tmp_path):
     """As if started with --host 0.0.0.0 --pin 2468 (but listening on 127.0.0.1 only)."""
-    from werkzeug.serving import make_server
-
-    from web_ui import create_app
-
-    app = create_app({"DATABASE": str(tmp_path / "pin.db"), "PIN": "2468", "LOCAL_ONLY": False})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    t = threading.Thread(target=srv.serve_forever, daemon=True)
-    t.start()
-    yield f"http://127.0.0.1:{srv.server_port}", app
-    srv.shutdown()
-    app.extensions["rummy_store"].close()
+    yield from _serve({"DATABASE": str(tmp_path / "pin.db"), "PIN": "2468", "LOCAL_ONLY": False})
