@@ -58,3 +58,29 @@ def test_random_table_renders():
     for lab in labels:
         x1, y1, x2, y2 = lab.box
         assert 0 <= x1 < x2 <= 320 and 0 <= y1 < y2 <= 320
+
+
+def test_camera_faults_squash_the_frame_and_its_labels_together():
+    from vision.synth.dataset import render_scene
+
+    decks, surfaces = ["proc-classic", "proc-duplex"], ["felt", "plain"]
+    beyond = 0
+    for seed in range(12):
+        img, labels, info = render_scene(np.random.default_rng(seed), 256, decks, surfaces, faults=1.0)
+        assert img.shape == (256, 256, 3)
+        assert 0.55 <= info["squash"] <= 0.9
+        for lab in labels:
+            x1, y1, x2, y2 = lab.box
+            # the scene is rendered wider (or taller) than 256 and shrunk: unscaled labels would overflow
+            assert -1 <= x1 < x2 <= 257 and -1 <= y1 < y2 <= 257
+            beyond += max(x2, y2) / info["squash"] > 260
+    assert beyond > 0  # some indices did lie beyond the 256 px frame before the squash
+    assert render_scene(np.random.default_rng(0), 256, decks, surfaces)[2]["squash"] == 1.0
+
+
+def test_faults_off_keeps_the_original_random_stream():
+    from vision.synth.dataset import render_scene
+
+    a, la, _ = render_scene(np.random.default_rng(4), 192, ["proc-classic"], ["plain"])
+    b, lb, _ = render_scene(np.random.default_rng(4), 192, ["proc-classic"], ["plain"], faults=0.0)
+    assert np.array_equal(a, b) and la == lb

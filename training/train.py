@@ -48,6 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fraction", type=float, default=1.0)
     ap.add_argument("--val", action=argparse.BooleanOptionalAction, default=True)
     ap.add_argument("--device", default="cpu")
+    ap.add_argument("--single-cls", action="store_true",
+                    help="train YOLO to find corner indices only (one class); the corner classifier names them")
     args = ap.parse_args(argv)
 
     offline_ultralytics()
@@ -68,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         # card is handled by training on both corners (the lower one is upside down).
         fliplr=0.0, flipud=0.0, degrees=15.0, scale=0.5, translate=0.1, mosaic=1.0,
         hsv_h=0.015, hsv_s=0.6, hsv_v=0.4, amp=False, plots=False, val=args.val,
-        fraction=args.fraction, save_period=-1, verbose=True, cache=False,
+        fraction=args.fraction, save_period=-1, single_cls=args.single_cls, verbose=True, cache=False,
     )
     return 0
 

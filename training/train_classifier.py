@@ -20,7 +20,9 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from vision.corner_classifier import CLASS_NAMES, NONE, SIZE, build_model, crop  # noqa: E402
+from vision.corner_classifier import CLASS_NAMES, CONFIGS, NONE, build_model, crop, load_checkpoint  # noqa: E402
+
+CFG = dict(CONFIGS["v1"])  # the crop convention in use (set from --arch in main)
 
 
 def read_boxes(label: Path, w: int, h: int) -> list[tuple[int, tuple[float, float, float, float]]]:
@@ -42,7 +44,16 @@ def iou(a, b) -> float:
     return inter / u if u > 0 else 0.0
 
 
-def collect(dirs: list[Path], split: str, rng: np.random.Generator, negatives: int = 2, jitter: int = 1):
+def _crop(img, box):
+    return crop(img, box, CFG["size"], CFG["margin"], CFG["square"])
+
+
+def collect(dirs: list[Path], split: str, rng: np.random.Generator, negatives: int = 2, jitter: int = 1,
+            loose: float = 0.06, card_negatives: int = 0):
+    """Crops of the labelled corners (each `jitter` times, shifted by `loose` of the box size and
+    scaled, like the detector's own boxes) and NONE crops: random boxes of corner size that overlap
+    no label, plus `card_negatives` per image taken next to a labelled corner, on the card's face
+    (pips, court-card art, the card edge): the false corners a detector meets."""
     xs, ys = [], []
     for d in dirs:
         idir = d / "images" / split
@@ -59,11 +70,13 @@ def collect(dirs: list[Path], split: str, rng: np.random.Generator, negatives: i
                     continue
                 for _ in range(jitter):
                     bw, bh = b[2] - b[0], b[3] - b[1]
-                    dx, dy = rng.normal(0, 0.06, 2) * (bw, bh)
-                    s = rng.uniform(0.9, 1.12)
+                    dx, dy = rng.normal(0, loose, 2) * (bw, bh)
+                    s = rng.uniform(0.9, 1.12) if loose <= 0.06 else rng.uniform(0.8, 1.3)
                     cx, cy = (b[0] + b[2]) / 2 + dx, (b[1] + b[3]) / 2 + dy
                     jb = (cx - bw * s / 2, cy - bh * s / 2, cx + bw * s / 2, cy + bh * s / 2)
-                    xs.append(crop(img, jb))
+                    if iou(jb, b) < 0.35:
+                        continue
+                    xs.append(_crop(img, jb))
                     ys.append(c)
             sizes = [(b[2] - b[0], b[3] - b[1]) for _, b in boxes] or [(0.05 * w, 0.1 * h)]
             for _ in range(negatives):
@@ -72,17 +85,39 @@ def collect(dirs: list[Path], split: str, rng: np.random.Generator, negatives: i
                 x1, y1 = rng.uniform(0, max(1, w - bw)), rng.uniform(0, max(1, h - bh))
                 nb = (x1, y1, x1 + bw, y1 + bh)
                 if all(iou(nb, b) < 0.15 for _, b in boxes):
-                    xs.append(crop(img, nb))
+                    xs.append(_crop(img, nb))
+                    ys.append(NONE)
+            for _ in range(card_negatives if boxes else 0):
+                _, b = boxes[rng.integers(len(boxes))]
+                bw, bh = b[2] - b[0], b[3] - b[1]
+                ang, dist = rng.uniform(0, 2 * np.pi), rng.uniform(1.2, 3.0) * max(bw, bh)
+                cx, cy = (b[0] + b[2]) / 2 + dist * np.cos(ang), (b[1] + b[3]) / 2 + dist * np.sin(ang)
+                s = rng.uniform(0.8, 1.5)
+                nb = (cx - bw * s / 2, cy - bh * s / 2, cx + bw * s / 2, cy + bh * s / 2)
+                if 0 <= cx < w and 0 <= cy < h and all(iou(nb, ob) < 0.1 for _, ob in boxes):
+                    xs.append(_crop(img, nb))
                     ys.append(NONE)
     return np.stack(xs), np.array(ys, np.int64)
 
 
-def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def augment(batch: np.ndarray, rng: np.random.Generator, strong: bool = False) -> np.ndarray:
+    """Shifts, scales, rotations, colour and brightness, blur and noise; `strong` adds what real
+    cameras do that the renderer does not: foreshortening / anamorphic frames (one axis squashed
+    to 55-100 %), low resolution (down- and up-scaled), and salt-and-pepper pixels."""
     out = np.empty_like(batch)
+    size = batch.shape[1]
     for i, im in enumerate(batch):
-        m = cv2.getRotationMatrix2D((SIZE / 2, SIZE / 2), rng.normal(0, 8), rng.uniform(0.9, 1.1))
+        m = cv2.getRotationMatrix2D((size / 2, size / 2), rng.normal(0, 8), rng.uniform(0.9, 1.1))
+        if strong and rng.random() < 0.5:
+            axis = rng.integers(2)
+            m[axis, :2] *= rng.uniform(0.55, 1.0)
+            m[axis, 2] = size / 2 - (m[axis, 0] + m[axis, 1]) * size / 2
         m[:, 2] += rng.normal(0, 2, 2)
-        im = cv2.warpAffine(im, m, (SIZE, SIZE), borderMode=cv2.BORDER_REPLICATE)
+        im = cv2.warpAffine(im, m, (size, size), borderMode=cv2.BORDER_REPLICATE)
+        if strong and rng.random() < 0.3:
+            r = rng.uniform(0.4, 0.9)
+            small = cv2.resize(im, (max(4, int(size * r)),) * 2, interpolation=cv2.INTER_AREA)
+            im = cv2.resize(small, (size, size), interpolation=cv2.INTER_LINEAR)
         im = im.astype(np.float32) * rng.uniform(0.6, 1.3) + rng.uniform(-30, 30)
         im = im * rng.uniform(0.85, 1.15, 3)
         if rng.random() < 0.3:
@@ -91,8 +126,28 @@ def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
             im = im + rng.normal(0, rng.uniform(1, 10), im.shape)
         if rng.random() < 0.1:
             im = np.repeat(im.mean(2, keepdims=True), 3, 2)
+        if strong and rng.random() < 0.25:
+            mask = rng.random(im.shape[:2]) < rng.uniform(0.005, 0.04)
+            im[mask] = rng.choice([0.0, 255.0], size=(int(mask.sum()), 1))
         out[i] = np.clip(im, 0, 255).astype(np.uint8)
     return out
+
+
+def export_onnx(model, path: Path) -> None:
+    """ONNX export (dynamic batch) with the crop convention in the metadata ("crop_config")."""
+    import json
+
+    import onnx
+    import torch
+
+    size = CFG["size"]
+    torch.onnx.export(model, torch.zeros(1, 3, size, size), str(path), input_names=["crops"],
+                      output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=18,
+                      dynamo=False)
+    m = onnx.load(str(path))
+    entry = m.metadata_props.add()
+    entry.key, entry.value = "crop_config", json.dumps(CFG)
+    onnx.save(m, str(path))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,7 +163,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default="models/cards-cls")
     ap.add_argument("--init", default=None, help="start from these weights (.pt state dict)")
     ap.add_argument("--max-minutes", type=float, default=30)
+    ap.add_argument("--arch", choices=sorted(CONFIGS), default="v1", help="crop convention + network")
+    ap.add_argument("--jitter", type=int, default=1, help="crops per labelled corner")
+    ap.add_argument("--loose", type=float, default=0.06, help="box shift (share of its size) for positives")
+    ap.add_argument("--card-negatives", type=int, default=0, help="NONE crops per image on card faces")
+    ap.add_argument("--strong-aug", action="store_true", help="squash / low-res / salt-and-pepper augmentation")
     args = ap.parse_args(argv)
+    CFG.clear()
+    CFG.update(CONFIGS[args.arch])
     import torch
 
     torch.manual_seed(args.seed)
@@ -118,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     parts_x, parts_y = [], []
     for d in dirs:
-        x, y = collect([d], "train", rng)
+        x, y = collect([d], "train", rng, jitter=args.jitter, loose=args.loose, card_negatives=args.card_negatives)
         reps = args.real_weight if "real" in d.name else 1
         if "real" not in d.name:
             keep = rng.random(len(y)) < args.synth_fraction
@@ -127,12 +189,16 @@ def main(argv: list[str] | None = None) -> int:
         parts_y += [y] * reps
         print(f"{d}: {len(y)} train crops (x{reps})", flush=True)
     xtr, ytr = np.concatenate(parts_x), np.concatenate(parts_y)
-    xva, yva = collect(dirs, "val", np.random.default_rng(1), jitter=1)
+    xva, yva = collect(dirs, "val", np.random.default_rng(1), jitter=1, loose=args.loose,
+                       card_negatives=args.card_negatives)
     print(f"{len(ytr)} train / {len(yva)} val crops in {time.time() - t0:.0f} s", flush=True)
 
-    model = build_model()
+    model = build_model(CFG)
     if args.init:
-        model.load_state_dict(torch.load(args.init, map_location="cpu", weights_only=True))
+        cfg, state = load_checkpoint(args.init)
+        if cfg["arch"] != CFG["arch"]:
+            raise SystemExit(f"--init {args.init} is a {cfg['arch']} model, not {CFG['arch']}")
+        model.load_state_dict(state)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * int(np.ceil(len(ytr) / args.batch))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.15)
@@ -146,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
         tl, n = 0.0, 0
         for k in range(0, len(perm), args.batch):
             idx = perm[k:k + args.batch]
-            xb = augment(xtr[idx], rng).astype(np.float32).transpose(0, 3, 1, 2) / 255.0
+            xb = augment(xtr[idx], rng, args.strong_aug).astype(np.float32).transpose(0, 3, 1, 2) / 255.0
             logits = model(torch.from_numpy(np.ascontiguousarray(xb)))
             loss = lossf(logits, torch.from_numpy(ytr[idx]))
             opt.zero_grad()
@@ -168,15 +234,13 @@ def main(argv: list[str] | None = None) -> int:
               f"({time.time() - t0:.0f} s)", flush=True)
         if acc >= best:
             best = acc
-            torch.save(model.state_dict(), out.with_suffix(".pt"))
+            torch.save({"config": dict(CFG), "state_dict": model.state_dict()}, out.with_suffix(".pt"))
         if (time.time() - t0) / 60 > args.max_minutes:
             print("time budget reached", flush=True)
             break
-    model.load_state_dict(torch.load(out.with_suffix(".pt"), weights_only=True))
+    model.load_state_dict(load_checkpoint(out.with_suffix(".pt"))[1])
     model.eval()
-    torch.onnx.export(model, torch.zeros(1, 3, SIZE, SIZE), str(out.with_suffix(".onnx")), input_names=["crops"],
-                      output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=18,
-                      dynamo=False)
+    export_onnx(model, out.with_suffix(".onnx"))
     print(f"wrote {out.with_suffix('.pt')} and {out.with_suffix('.onnx')} (best val acc {best:.3f}); "
           f"classes: {len(CLASS_NAMES)}", flush=True)
     return 0

@@ -5,12 +5,23 @@ before its 55-way classification, so `Detector` re-reads each corner box with th
 (when its weights are shipped, models/cards-cls.{onnx,pt}).  Classes: the 55 of
 shared/data/real/classes.txt plus "NONE" (not a corner index: lets it reject false boxes).
 
-Crop convention (training and inference alike): the box grown by `MARGIN` of its size on each
-side, clipped to the image, resized to SIZE×SIZE, BGR, /255.
+Two crop conventions exist, recorded with the weights (`config`):
+
+* "v1" (the first shipped classifier): the box grown by `margin` of its size on each side,
+  clipped to the image and resized to size×size — a tall index is squashed into a square, so
+  its shape changes with the card's rotation.  32 px, 6 convolutions, 96 k parameters.
+* "v2": a square centred on the box, side = the box's longer side × (1 + 2·margin), padded
+  by replicating the border where it leaves the image, resized to size×size (area
+  interpolation when shrinking) — the index keeps its proportions at any rotation.  40 px,
+  a stride-2 stage and 7 convolutions, ~0.15 M parameters (≈ 14 M multiply-adds per crop).
+
+The .pt file holds {"config": ..., "state_dict": ...} (a bare state dict is a v1 model); the
+.onnx export keeps the config as JSON in its metadata ("crop_config").  BGR, /255.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -23,13 +34,30 @@ CLASS_NAMES = [*CORNER_CLASSES, "NONE"]
 NONE = len(CLASS_NAMES) - 1
 TTA = True
 
+V1 = {"arch": "v1", "size": 32, "margin": 0.15, "square": False, "tta": True}
+V2 = {"arch": "v2", "size": 40, "margin": 0.15, "square": True, "tta": False}
+CONFIGS = {"v1": V1, "v2": V2}
 
-def crop(img: np.ndarray, box, size: int = SIZE, margin: float = MARGIN) -> np.ndarray:
+
+def crop(img: np.ndarray, box, size: int = SIZE, margin: float = MARGIN, square: bool = False) -> np.ndarray:
     """The classifier's input crop of `box` (x1, y1, x2, y2) from a BGR image: size×size×3 uint8."""
     import cv2
 
     h, w = img.shape[:2]
     x1, y1, x2, y2 = (float(v) for v in box)
+    if square:
+        side = max(x2 - x1, y2 - y1, 2.0) * (1 + 2 * margin)
+        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        a, b = int(np.floor(cx - side / 2)), int(np.floor(cy - side / 2))
+        c, d = a + int(np.ceil(side)), b + int(np.ceil(side))
+        if c <= 0 or d <= 0 or a >= w or b >= h:
+            return np.zeros((size, size, 3), np.uint8)
+        region = img[max(0, b):min(h, d), max(0, a):min(w, c)]
+        pads = (max(0, -b), max(0, d - h), max(0, -a), max(0, c - w))
+        if any(pads):
+            region = cv2.copyMakeBorder(region, *pads, cv2.BORDER_REPLICATE)
+        n = region.shape[0]
+        return cv2.resize(region, (size, size), interpolation=cv2.INTER_AREA if n > size else cv2.INTER_LINEAR)
     mx, my = (x2 - x1) * margin, (y2 - y1) * margin
     a, b = int(max(0, np.floor(x1 - mx))), int(max(0, np.floor(y1 - my)))
     c, d = int(min(w, np.ceil(x2 + mx))), int(min(h, np.ceil(y2 + my)))
@@ -38,15 +66,23 @@ def crop(img: np.ndarray, box, size: int = SIZE, margin: float = MARGIN) -> np.n
     return cv2.resize(img[b:d, a:c], (size, size), interpolation=cv2.INTER_AREA if (c - a) > size else cv2.INTER_LINEAR)
 
 
-def build_model():
+def build_model(config: dict | None = None):
     import torch.nn as nn
 
-    def conv(cin, cout):
-        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+    arch = (config or V1)["arch"]
 
-    return nn.Sequential(*conv(3, 16), *conv(16, 16), nn.MaxPool2d(2), *conv(16, 32), *conv(32, 32), nn.MaxPool2d(2),
-                         *conv(32, 64), nn.MaxPool2d(2), *conv(64, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
-                         nn.Dropout(0.2), nn.Linear(96, len(CLASS_NAMES)))
+    def conv(cin, cout, stride=1):
+        return [nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    if arch == "v1":
+        return nn.Sequential(*conv(3, 16), *conv(16, 16), nn.MaxPool2d(2), *conv(16, 32), *conv(32, 32), nn.MaxPool2d(2),
+                             *conv(32, 64), nn.MaxPool2d(2), *conv(64, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+                             nn.Dropout(0.2), nn.Linear(96, len(CLASS_NAMES)))
+    if arch == "v2":
+        return nn.Sequential(*conv(3, 16), *conv(16, 32, 2), *conv(32, 32), nn.MaxPool2d(2),
+                             *conv(32, 64), *conv(64, 64), nn.MaxPool2d(2), *conv(64, 128), *conv(128, 128),
+                             nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, len(CLASS_NAMES)))
+    raise ValueError(f"unknown corner classifier arch {arch!r} (v1 or v2)")
 
 
 def _batch(crops: list[np.ndarray]) -> np.ndarray:
@@ -60,6 +96,16 @@ def _softmax(z: np.ndarray) -> np.ndarray:
     return e / e.sum(1, keepdims=True)
 
 
+def load_checkpoint(path: str | Path) -> tuple[dict, dict]:
+    """(config, state dict) of a .pt classifier file (a bare state dict is a v1 model)."""
+    import torch
+
+    obj = torch.load(str(path), map_location="cpu", weights_only=True)
+    if isinstance(obj, dict) and "state_dict" in obj:
+        return dict(obj.get("config") or V1), obj["state_dict"]
+    return dict(V1), obj
+
+
 class CornerClassifier:
     """`classify(img, boxes)` → list of (class name, probability) per box."""
 
@@ -71,11 +117,12 @@ class CornerClassifier:
 
             self.session = ort.InferenceSession(str(path.with_suffix(".onnx")), providers=["CPUExecutionProvider"])
             self.input = self.session.get_inputs()[0].name
+            meta = self.session.get_modelmeta().custom_metadata_map
+            self.config = dict(json.loads(meta["crop_config"])) if "crop_config" in meta else dict(V1)
         else:
-            import torch
-
-            self.model = build_model()
-            self.model.load_state_dict(torch.load(str(path.with_suffix(".pt")), map_location="cpu", weights_only=True))
+            self.config, state = load_checkpoint(path.with_suffix(".pt"))
+            self.model = build_model(self.config)
+            self.model.load_state_dict(state)
             self.model.eval()
 
     def logits(self, x: np.ndarray) -> np.ndarray:
@@ -86,18 +133,25 @@ class CornerClassifier:
         with torch.no_grad():
             return self.model(torch.from_numpy(x)).numpy()
 
-    def classify(self, img: np.ndarray, boxes, tta: bool = TTA) -> list[tuple[str, float]]:
-        """Class and probability per box.  With `tta`, the crop turned 180° is read too and the
-        probabilities averaged (a card's two indices are 180° turns of each other, so both
-        orientations are in the training data)."""
+    def crops(self, img: np.ndarray, boxes) -> list[np.ndarray]:
+        c = self.config
+        return [crop(img, b, c["size"], c["margin"], c["square"]) for b in boxes]
+
+    def probabilities(self, img: np.ndarray, boxes, tta: bool | None = None) -> np.ndarray:
+        """(len(boxes), 56) class probabilities.  With `tta` (default: the model's config), the
+        crop turned 180° is read too and the probabilities averaged (a card's two indices are
+        180° turns of each other, so both orientations are in the training data)."""
+        tta = self.config.get("tta", TTA) if tta is None else tta
+        crops = self.crops(img, boxes)
+        if tta:
+            q = _softmax(self.logits(_batch(crops + [c[::-1, ::-1] for c in crops])))
+            return (q[:len(crops)] + q[len(crops):]) / 2
+        return _softmax(self.logits(_batch(crops)))
+
+    def classify(self, img: np.ndarray, boxes, tta: bool | None = None) -> list[tuple[str, float]]:
+        """Class and probability per box."""
         if len(boxes) == 0:
             return []
-        crops = [crop(img, b) for b in boxes]
-        if tta:
-            x = _batch(crops + [c[::-1, ::-1] for c in crops])
-            q = _softmax(self.logits(x))
-            p = (q[:len(crops)] + q[len(crops):]) / 2
-        else:
-            p = _softmax(self.logits(_batch(crops)))
+        p = self.probabilities(img, boxes, tta)
         k = p.argmax(1)
         return [(CLASS_NAMES[int(i)], float(p[j, i])) for j, i in enumerate(k)]

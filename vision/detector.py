@@ -299,6 +299,12 @@ class Detector:
             from vision.corner_classifier import CornerClassifier
 
             self.classifier = CornerClassifier(Path(classifier), backend=backend)
+        names = self._impl.names
+        names = [names[k] for k in sorted(names)] if isinstance(names, dict) else list(names)
+        self.corner_only = len(names) == 1  # trained with one class ("corner index"): names come from the classifier
+        if self.corner_only and self.classifier is None:
+            raise ValueError(f"{path.name} only finds corner indices (one class, {names[0]!r}); it needs the corner "
+                             "classifier (cards-cls.onnx/.pt) to name them: pass classifier=PATH")
 
     def detect_corners(self, frame_bgr: np.ndarray) -> list[tuple[str, float, Box]]:
         """Raw corner-index detections: (class name, confidence, box in frame pixels)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -37,25 +38,42 @@ def usable_decks(names: list[str]) -> list[str]:
     return ok
 
 
-def render_scene(rng: np.random.Generator, size: int, decks: list[str], surfaces: list[str]):
+def render_scene(rng: np.random.Generator, size: int, decks: list[str], surfaces: list[str], faults: float = 0.0):
+    """One rendered table (size×size) and its corner labels.  `faults` > 0 adds, each with that
+    probability, what real photo pipelines do to a frame and the base renderer does not: an
+    anamorphic squash (a 16:9 webcam frame stored as a square, or strong foreshortening: one
+    axis at 55-90 % of the other), and salt-and-pepper pixels (dead/hot pixels, dataset noise).
+    With faults=0 the random stream is the original one (old data sets stay reproducible)."""
+    squash = 1.0
+    if faults > 0 and rng.random() < faults:
+        squash = float(rng.uniform(0.55, 0.9))
+    horizontal = faults > 0 and rng.random() < 0.7
+    rw, rh = (int(round(size / squash)), size) if horizontal else (size, int(round(size / squash)))
     surface = surfaces[rng.integers(len(surfaces))]
-    bg = make_surface(surface, size, size, rng)
+    bg = make_surface(surface, rw, rh, rng)
     n_deck = 1 if rng.random() < 0.6 else 2
     chosen = list(rng.choice(decks, size=min(n_deck, len(decks)), replace=False))
-    placements = random_table(rng, size, size, chosen)
+    placements = random_table(rng, rw, rh, chosen)
     hands = int(rng.choice([0, 0, 1, 1, 2]))
     img, labels = render(placements, bg, rng, hands=hands, perspective=rng.uniform(0, 0.08))
-    return img, labels, {"surface": surface, "decks": chosen}
+    if (rw, rh) != (size, size):
+        sx, sy = size / rw, size / rh
+        img = cv2.resize(img, (size, size), interpolation=cv2.INTER_AREA)
+        labels = [replace(lab, box=(lab.box[0] * sx, lab.box[1] * sy, lab.box[2] * sx, lab.box[3] * sy)) for lab in labels]
+    if faults > 0 and rng.random() < faults:
+        mask = rng.random(img.shape[:2]) < rng.uniform(0.002, 0.02)
+        img[mask] = rng.choice([0, 255], size=(int(mask.sum()), 1)).astype(np.uint8)
+    return img, labels, {"surface": surface, "decks": chosen, "squash": round(squash, 3)}
 
 
 def write_yolo_dataset(out: Path, n: int, split: str, size: int, decks: list[str], surfaces: list[str],
-                       seed: int) -> dict:
+                       seed: int, faults: float = 0.0) -> dict:
     rng = np.random.default_rng(seed)
     (out / "images" / split).mkdir(parents=True, exist_ok=True)
     (out / "labels" / split).mkdir(parents=True, exist_ok=True)
     meta = {}
     for k in range(n):
-        img, labels, info = render_scene(rng, size, decks, surfaces)
+        img, labels, info = render_scene(rng, size, decks, surfaces, faults)
         stem = f"synth_{split}_{seed}_{k:05d}"
         cv2.imwrite(str(out / "images" / split / f"{stem}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
         rows = []
@@ -80,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only-deck", action="append", default=[])
     ap.add_argument("--only-surface", action="append", default=[])
     ap.add_argument("--no-svg", action="store_true", help="procedural decks only")
+    ap.add_argument("--faults", type=float, default=0.0,
+                    help="probability of each camera fault (anamorphic squash, salt-and-pepper pixels)")
     args = ap.parse_args(argv)
     decks = args.only_deck or [d for d in list_decks(include_svg=not args.no_svg) if d not in args.exclude_deck]
     decks = usable_decks(decks)
@@ -89,9 +109,9 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     meta = {}
     if args.train:
-        meta.update(write_yolo_dataset(out, args.train, "train", args.size, decks, surfaces, args.seed))
+        meta.update(write_yolo_dataset(out, args.train, "train", args.size, decks, surfaces, args.seed, args.faults))
     if args.val:
-        meta.update(write_yolo_dataset(out, args.val, "val", args.size, decks, surfaces, args.seed + 1))
+        meta.update(write_yolo_dataset(out, args.val, "val", args.size, decks, surfaces, args.seed + 1, args.faults))
     out.mkdir(parents=True, exist_ok=True)
     (out / "meta.json").write_text(json.dumps({"decks": decks, "surfaces": surfaces, "images": meta}, indent=0))
     print(f"wrote {args.train} train + {args.val} val images to {out} with decks {decks} on {surfaces}")

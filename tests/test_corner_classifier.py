@@ -1,0 +1,73 @@
+"""The corner classifier's crop conventions and weight files (v1 legacy, v2 square crops)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.corner_classifier import CONFIGS, CornerClassifier, build_model, crop, load_checkpoint
+
+
+def _marked_image():
+    img = np.full((200, 300, 3), 50, np.uint8)
+    img[40:100, 100:130] = 255  # a tall white "index", 30 wide, 60 high
+    return img
+
+
+def test_v1_crop_squashes_the_box_into_a_square():
+    c = crop(_marked_image(), (100, 40, 130, 100), size=32, margin=0.0, square=False)
+    assert c.shape == (32, 32, 3)
+    assert c.min() == 255  # the box only, stretched
+
+
+def test_v2_crop_keeps_the_proportions():
+    c = crop(_marked_image(), (100, 40, 130, 100), size=40, margin=0.0, square=True)
+    assert c.shape == (40, 40, 3)
+    white = (c[..., 0] > 200)
+    cols = np.where(white.any(0))[0]
+    rows = np.where(white.any(1))[0]
+    # a 30x60 index in a 60x60 square: full height, about half the width, centred
+    assert rows.min() <= 1 and rows.max() >= 38
+    assert 17 <= len(cols) <= 23 and abs((cols.min() + cols.max()) / 2 - 19.5) <= 2
+
+
+def test_v2_crop_at_the_border_replicates_instead_of_shifting():
+    img = _marked_image()
+    c = crop(img, (-10, -10, 10, 30), size=40, margin=0.0, square=True)
+    assert c.shape == (40, 40, 3)
+    assert crop(img, (400, 400, 420, 430), size=40, square=True).max() == 0  # wholly outside: blank
+
+
+@pytest.mark.parametrize("arch", ["v1", "v2"])
+def test_weights_carry_their_crop_convention(tmp_path, arch):
+    import torch
+
+    cfg = CONFIGS[arch]
+    model = build_model(cfg).eval()
+    path = tmp_path / "cls.pt"
+    if arch == "v1":
+        torch.save(model.state_dict(), path)  # the first shipped format: a bare state dict
+    else:
+        torch.save({"config": cfg, "state_dict": model.state_dict()}, path)
+    got_cfg, state = load_checkpoint(path)
+    assert got_cfg == cfg
+    clf = CornerClassifier(path, backend="torch")
+    assert clf.config == cfg
+    out = clf.classify(_marked_image(), [(100, 40, 130, 100), (0, 0, 20, 20)])
+    assert len(out) == 2 and all(0 <= p <= 1 for _, p in out)
+    x = torch.zeros(1, 3, cfg["size"], cfg["size"])
+    assert model(x).shape == (1, 56)
+
+
+def test_unknown_arch_is_refused():
+    with pytest.raises(ValueError, match="unknown corner classifier arch"):
+        build_model({"arch": "v9"})
+
+
+def test_shipped_classifier_reads_its_config_from_onnx_metadata():
+    from pathlib import Path
+
+    shipped = Path(__file__).resolve().parents[1] / "models" / "cards-cls.onnx"
+    onnx_cfg = CornerClassifier(shipped, backend="onnx").config
+    torch_cfg = CornerClassifier(shipped.with_suffix(".pt"), backend="torch").config
+    assert onnx_cfg == torch_cfg and onnx_cfg["arch"] in CONFIGS

@@ -1,0 +1,142 @@
+"""Compare detector configurations on the same photos in one run (the shipping decision).
+
+    python training/compare.py \
+        --candidate old=models/cards-yolo.onnx,models/cards-cls.onnx \
+        --candidate new=runs/stageC.onnx,runs/cls-v2/cards-cls.onnx \
+        --md runs/eval/compare.md
+
+Each candidate is NAME=YOLO_WEIGHTS,CLASSIFIER[,imgsz[,box_conf[,max_candidates]]].  For every
+candidate and every data set (default: the real dev photos and the rendered held-out set) it
+reports card-level precision / recall / F1 at the candidate's confidence threshold, chosen
+beforehand on *validation* data (`--choose-on`, default the rendered val split plus the real
+val split, never dev): the threshold with the best F0.5 (precision weighted twice as much as
+recall: a wrong card makes the referee refuse a legal meld, a missed one only waits for the
+next frame).  Also the detector's corner mAP50 and seconds per image.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import REAL, ROOT, offline_ultralytics  # noqa: E402
+from evaluate import card_level, pipeline_map50, prf  # noqa: E402
+
+THRESHOLDS = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95]
+DEFAULT_SETS = {"dev": (REAL / "dev", None), "heldout": (ROOT / "runs" / "data" / "synth_heldout", "val")}
+DEFAULT_CHOOSE = {"synth-val": (ROOT / "runs" / "data" / "synth", "val"), "real-val": (ROOT / "runs" / "data" / "real", "val")}
+
+
+def images_of(folder: Path, split: str | None) -> tuple[list[Path], Path]:
+    img_dir = folder / "images" / split if split else folder / "images"
+    lab_dir = folder / "labels" / split if split else folder / "labels"
+    return sorted(p for p in img_dir.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png")), lab_dir
+
+
+def run_raw(det, images: list[Path]) -> tuple[dict, dict, float]:
+    import cv2
+
+    raw, sizes = {}, {}
+    t0 = time.perf_counter()
+    for p in images:
+        img = cv2.imread(str(p))
+        sizes[p] = (img.shape[1], img.shape[0])
+        raw[p] = det.detect_corners(img)
+    return raw, sizes, (time.perf_counter() - t0) / max(1, len(images))
+
+
+def predictor(raw: dict, thr: float):
+    from vision.detector import merge_corners
+
+    def predict(p: Path) -> set[str]:
+        return {c.card for c in merge_corners([c for c in raw[p] if c[1] >= thr]) if c.card != "BACK"}
+    return predict
+
+
+def fbeta(r: dict, beta: float = 0.5) -> float:
+    p, q = r["precision"], r["recall"]
+    return (1 + beta ** 2) * p * q / (beta ** 2 * p + q) if p + q else 0.0
+
+
+def parse_candidate(text: str) -> tuple[str, dict]:
+    name, _, rest = text.partition("=")
+    parts = rest.split(",")
+    spec = {"weights": parts[0], "classifier": parts[1] if len(parts) > 1 and parts[1] not in ("", "none") else None}
+    if len(parts) > 2 and parts[2]:
+        spec["imgsz"] = int(parts[2])
+    if len(parts) > 3 and parts[3]:
+        spec["box_conf"] = float(parts[3])
+    if len(parts) > 4 and parts[4]:
+        spec["max_candidates"] = int(parts[4])
+    return name, spec
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--candidate", action="append", required=True)
+    ap.add_argument("--fixed-conf", type=float, default=None, help="use this threshold instead of choosing one")
+    ap.add_argument("--md", default=None)
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args(argv)
+    offline_ultralytics()
+    import vision.detector as vd
+
+    sets = {k: images_of(*v) for k, v in DEFAULT_SETS.items()}
+    choose = {k: images_of(*v) for k, v in DEFAULT_CHOOSE.items() if (v[0] / "images" / v[1]).exists()}
+    results = {}
+    for text in args.candidate:
+        name, spec = parse_candidate(text)
+        vd.BOX_CONF = spec.get("box_conf", 0.01)
+        vd.MAX_CANDIDATES = spec.get("max_candidates", 120)
+        det = vd.Detector(spec["weights"], backend="onnx" if spec["weights"].endswith(".onnx") else "torch",
+                          conf=0.05, imgsz=spec.get("imgsz"), classifier=spec["classifier"])
+        # 1. the threshold, from validation data only
+        val_raw = {}
+        for k, (imgs, _) in choose.items():
+            val_raw[k] = run_raw(det, imgs)[0]
+        if args.fixed_conf is not None:
+            conf, sweep = args.fixed_conf, {}
+        else:
+            sweep = {}
+            for t in THRESHOLDS:
+                tp = fp = fn = 0
+                for k, (imgs, labs) in choose.items():
+                    r = card_level(imgs, labs, predictor(val_raw[k], t))["by_group"]["all"]
+                    tp, fp, fn = tp + r["tp"], fp + r["fp"], fn + r["fn"]
+                sweep[t] = prf(tp, fp, fn)
+            conf = max(THRESHOLDS, key=lambda t: (round(fbeta(sweep[t]), 4), t))
+        res = {"spec": spec, "conf": conf, "val_sweep": {str(t): v for t, v in sweep.items()}}
+        # 2. the measured sets
+        for k, (imgs, labs) in sets.items():
+            raw, sizes, spi = run_raw(det, imgs)
+            cl = card_level(imgs, labs, predictor(raw, conf))["by_group"]
+            res[k] = {"cards": cl, "corner_map50": pipeline_map50(raw, sizes, labs), "seconds_per_image": round(spi, 4),
+                      "sweep": {str(t): card_level(imgs, labs, predictor(raw, t))["by_group"]["all"] for t in THRESHOLDS}}
+        results[name] = res
+        print(name, json.dumps({k: (v["cards"]["all"] if isinstance(v, dict) and "cards" in v else v)
+                                for k, v in res.items() if k not in ("val_sweep",)}, indent=None), flush=True)
+    lines = ["| candidate | conf (chosen on val) | dev P | dev R | dev F1 | dev IMG F1 | dev WIN F1 | dev corner mAP50 | "
+             "held-out P | held-out R | held-out F1 | held-out corner mAP50 |", "|" + " --- |" * 12]
+    for name, r in results.items():
+        d, h = r["dev"]["cards"], r["heldout"]["cards"]
+        lines.append(f"| {name} | {r['conf']} | {d['all']['precision']:.3f} | {d['all']['recall']:.3f} | "
+                     f"**{d['all']['f1']:.3f}** | {d.get('IMG', {}).get('f1', 0):.3f} | {d.get('WIN', {}).get('f1', 0):.3f} | "
+                     f"{r['dev']['corner_map50']:.3f} | {h['all']['precision']:.3f} | {h['all']['recall']:.3f} | "
+                     f"**{h['all']['f1']:.3f}** | {r['heldout']['corner_map50']:.3f} |")
+    md = "\n".join(lines)
+    print(md)
+    if args.md:
+        Path(args.md).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.md).write_text(md + "\n")
+    if args.out:
+        Path(args.out).write_text(json.dumps(results, indent=1, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
