@@ -1,6 +1,8 @@
 """Detector latency per 1280×720 frame, torch (ultralytics) and ONNX Runtime side by side.
 
     .venv/bin/python benchmarks/detector.py [--frames 40] [--warmup 5] [--imgsz 640] [--threads N]
+    .venv/bin/python benchmarks/detector.py --config old=models/cards-yolo.onnx,models/cards-cls.onnx,480 \
+        --config new=runs/new.onnx,runs/cls.onnx,416        # any configurations, ONNX or torch, side by side
 
 Model load is excluded; each backend runs the same frames (synthetic table scenes rendered
 with vision.synth at 1280×720, procedural decks only) through `Detector.detect` (inference +
@@ -44,14 +46,18 @@ def frames(n: int, seed: int = 0):
     return out
 
 
-def bench(backends: list[str], imgs, warmup: int, imgsz: int | None, weights: dict) -> list[dict]:
-    """Time the backends on the same frames, alternating frame by frame (fair under a varying load)."""
+def bench(backends: list[str], imgs, warmup: int, imgsz: int | None, weights: dict,
+          configs: dict | None = None) -> list[dict]:
+    """Time the backends (or the named `configs`: label → Detector keyword arguments) on the same
+    frames, alternating frame by frame (fair under a varying load)."""
     from vision.detector import Detector
 
+    configs = configs or {b: {"weights": weights.get(b), "backend": b, "imgsz": imgsz} for b in backends}
+    backends = list(configs)
     dets, loads = {}, {}
-    for b in backends:
+    for b, kw in configs.items():
         t0 = time.perf_counter()
-        dets[b] = Detector(weights=weights.get(b), backend=b, imgsz=imgsz)
+        dets[b] = Detector(**kw)
         loads[b] = time.perf_counter() - t0
     for img in imgs[:warmup]:
         for b in backends:
@@ -67,7 +73,7 @@ def bench(backends: list[str], imgs, warmup: int, imgsz: int | None, weights: di
     for b in backends:
         ts = sorted(times[b])
         det = dets[b]
-        out.append({"backend": b, "weights": str(det.weights), "classifier": det.classifier is not None,
+        out.append({"backend": b, "engine": det.backend, "weights": str(det.weights), "classifier": det.classifier is not None,
                     "imgsz": det.imgsz, "load_s": round(loads[b], 2), "p50_ms": round(statistics.median(ts), 1),
                     "p95_ms": round(ts[int(0.95 * (len(ts) - 1))], 1), "mean_ms": round(statistics.fmean(ts), 1),
                     "fps_p50": round(1000 / statistics.median(ts), 1)})
@@ -83,7 +89,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pt", default=None, help="torch weights (default: shipped)")
     ap.add_argument("--onnx", default=None, help="onnx weights (default: shipped)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--config", action="append", default=[],
+                    help="LABEL=YOLO_WEIGHTS,CLASSIFIER[,IMGSZ]: time these instead of the two shipped backends")
     args = ap.parse_args(argv)
+    configs = {}
+    for text in args.config:
+        label, _, rest = text.partition("=")
+        parts = rest.split(",")
+        configs[label] = {"weights": parts[0], "backend": "onnx" if parts[0].endswith(".onnx") else "torch",
+                          "classifier": parts[1] if len(parts) > 1 and parts[1] else None,
+                          "imgsz": int(parts[2]) if len(parts) > 2 and parts[2] else args.imgsz}
     import torch
 
     if args.threads:
@@ -97,16 +112,18 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         pass
     imgs = frames(args.frames)
-    results = bench(["torch", "onnx"], imgs, args.warmup, args.imgsz, {"torch": args.pt, "onnx": args.onnx})
+    results = bench(["torch", "onnx"], imgs, args.warmup, args.imgsz, {"torch": args.pt, "onnx": args.onnx},
+                    configs or None)
     fastest = min(results, key=lambda r: r["p50_ms"])["backend"]
     report = {"machine": machine, "frame": "1280x720", "frames": len(imgs), "results": results, "fastest": fastest}
     if args.json:
         print(json.dumps(report, indent=1))
     else:
         print(f"machine: {machine['cpu']}, {machine['cores']} cores, torch threads {machine['torch_threads']}")
-        print(f"frames: {len(imgs)} x 1280x720 (model load excluded)")
+        print(f"frames: {len(imgs)} x 1280x720 (model load excluded); load average at the end "
+              f"{os.getloadavg()[0]:.2f}")
         for r in results:
-            print(f"  {r['backend']:>5}: p50 {r['p50_ms']:7.1f} ms  p95 {r['p95_ms']:7.1f} ms  mean {r['mean_ms']:7.1f} ms"
+            print(f"  {r['backend']:>5} ({r['engine']}): p50 {r['p50_ms']:7.1f} ms  p95 {r['p95_ms']:7.1f} ms  mean {r['mean_ms']:7.1f} ms"
                   f"  ({r['fps_p50']} fps)  imgsz {r['imgsz']}  load {r['load_s']} s  {r['weights']}")
         print(f"fastest: {fastest}")
     return 0

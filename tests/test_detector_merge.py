@@ -81,3 +81,11 @@ def test_back_around_a_face_up_corner_is_not_a_back():
                            ("BACK", 0.8, (400.0, 100.0, 500.0, 240.0))])
     assert sorted(c.card for c in cards) == ["4S", "BACK"]
     assert [c.box for c in cards if c.card == "BACK"] == [(400.0, 100.0, 500.0, 240.0)]
+
+
+def test_noisy_or_pairs_two_readings_of_one_card():
+    pair = [corner("10H", 10, 10, conf=0.6), corner("10H", 70, 80, conf=0.5)]
+    (card,) = merge_corners(pair, combine="noisy_or")
+    assert abs(card.confidence - 0.8) < 1e-9  # 1 - 0.4 * 0.5
+    (single,) = merge_corners([corner("10H", 10, 10, conf=0.6)], combine="noisy_or")
+    assert single.confidence == 0.6  # one corner: no second opinion

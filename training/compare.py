@@ -50,11 +50,17 @@ def run_raw(det, images: list[Path]) -> tuple[dict, dict, float]:
     return raw, sizes, (time.perf_counter() - t0) / max(1, len(images))
 
 
+PAIR_FLOOR = None  # --pair-floor: corners from this probability, cards kept by their noisy-or confidence
+
+
 def predictor(raw: dict, thr: float):
     from vision.detector import merge_corners
 
     def predict(p: Path) -> set[str]:
-        return {c.card for c in merge_corners([c for c in raw[p] if c[1] >= thr]) if c.card != "BACK"}
+        if PAIR_FLOOR is None:
+            return {c.card for c in merge_corners([c for c in raw[p] if c[1] >= thr]) if c.card != "BACK"}
+        cards = merge_corners([c for c in raw[p] if c[1] >= min(thr, PAIR_FLOOR)], combine="noisy_or")
+        return {c.card for c in cards if c.card != "BACK" and c.confidence >= thr}
     return predict
 
 
@@ -80,9 +86,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--candidate", action="append", required=True)
     ap.add_argument("--fixed-conf", type=float, default=None, help="use this threshold instead of choosing one")
+    ap.add_argument("--val-only", action="store_true",
+                    help="only the validation sweep (for choosing between training runs without touching dev)")
     ap.add_argument("--md", default=None)
     ap.add_argument("--out", default=None)
+    ap.add_argument("--pair-floor", type=float, default=None,
+                    help="keep corners from this probability and threshold cards on noisy-or pair confidence")
     args = ap.parse_args(argv)
+    global PAIR_FLOOR
+    PAIR_FLOOR = args.pair_floor
     offline_ultralytics()
     import vision.detector as vd
 
@@ -111,6 +123,10 @@ def main(argv: list[str] | None = None) -> int:
                 sweep[t] = prf(tp, fp, fn)
             conf = max(THRESHOLDS, key=lambda t: (round(fbeta(sweep[t]), 4), t))
         res = {"spec": spec, "conf": conf, "val_sweep": {str(t): v for t, v in sweep.items()}}
+        if args.val_only:
+            print(name, "chosen conf", conf, "val:", sweep.get(conf), flush=True)
+            results[name] = res
+            continue
         # 2. the measured sets
         for k, (imgs, labs) in sets.items():
             raw, sizes, spi = run_raw(det, imgs)
@@ -120,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
         results[name] = res
         print(name, json.dumps({k: (v["cards"]["all"] if isinstance(v, dict) and "cards" in v else v)
                                 for k, v in res.items() if k not in ("val_sweep",)}, indent=None), flush=True)
+    if args.val_only:
+        return 0
     lines = ["| candidate | conf (chosen on val) | dev P | dev R | dev F1 | dev IMG F1 | dev WIN F1 | dev corner mAP50 | "
              "held-out P | held-out R | held-out F1 | held-out corner mAP50 |", "|" + " --- |" * 12]
     for name, r in results.items():

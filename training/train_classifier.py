@@ -97,6 +97,43 @@ def collect(dirs: list[Path], split: str, rng: np.random.Generator, negatives: i
                 if 0 <= cx < w and 0 <= cy < h and all(iou(nb, ob) < 0.1 for _, ob in boxes):
                     xs.append(_crop(img, nb))
                     ys.append(NONE)
+    if not xs:
+        return np.zeros((0, CFG["size"], CFG["size"], 3), np.uint8), np.zeros(0, np.int64)
+    return np.stack(xs), np.array(ys, np.int64)
+
+
+def mine(dirs: list[Path], split: str, weights: str, imgsz: int = 480, box_conf: float = 0.01,
+         per_image: int = 60) -> tuple[np.ndarray, np.ndarray]:
+    """Crops of a trained YOLO's own candidate boxes on the labelled images: a box overlapping a
+    label (IoU >= 0.5) gets that label (the detector's real, sometimes loose boxes), one
+    overlapping none (IoU < 0.2) is a hard negative (NONE): the texture, pip or card-back
+    pattern that YOLO mistook for an index."""
+    from vision.detector import _OnnxBackend, _TorchBackend
+
+    yolo = _OnnxBackend(Path(weights)) if str(weights).endswith(".onnx") else _TorchBackend(Path(weights))
+    xs, ys = [], []
+    for d in dirs:
+        for img_path in sorted((d / "images" / split).glob("*.jpg")):
+            img = cv2.imread(str(img_path))
+            if img is None:
+                continue
+            h, w = img.shape[:2]
+            boxes = [(c, b) for c, b in read_boxes(d / "labels" / split / (img_path.stem + ".txt"), w, h) if c != 40]
+            cands = sorted(yolo.corners(img, imgsz, box_conf), key=lambda c: -c[1])[:per_image]
+            for _, _, cb in cands:
+                best, cls = 0.0, None
+                for c, b in boxes:
+                    o = iou(cb, b)
+                    if o > best:
+                        best, cls = o, c
+                if best >= 0.5:
+                    xs.append(_crop(img, cb))
+                    ys.append(cls)
+                elif best < 0.2:
+                    xs.append(_crop(img, cb))
+                    ys.append(NONE)
+    if not xs:
+        return np.zeros((0, CFG["size"], CFG["size"], 3), np.uint8), np.zeros(0, np.int64)
     return np.stack(xs), np.array(ys, np.int64)
 
 
@@ -168,6 +205,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--loose", type=float, default=0.06, help="box shift (share of its size) for positives")
     ap.add_argument("--card-negatives", type=int, default=0, help="NONE crops per image on card faces")
     ap.add_argument("--strong-aug", action="store_true", help="squash / low-res / salt-and-pepper augmentation")
+    ap.add_argument("--mine", default=None, help="also crop this YOLO model's own boxes (see mine())")
+    ap.add_argument("--mine-imgsz", type=int, default=480)
     args = ap.parse_args(argv)
     CFG.clear()
     CFG.update(CONFIGS[args.arch])
@@ -188,6 +227,16 @@ def main(argv: list[str] | None = None) -> int:
         parts_x += [x] * reps
         parts_y += [y] * reps
         print(f"{d}: {len(y)} train crops (x{reps})", flush=True)
+    if args.mine:
+        for d in dirs:
+            x, y = mine([d], "train", args.mine, args.mine_imgsz)
+            reps = args.real_weight if "real" in d.name else 1
+            if "real" not in d.name:
+                keep = rng.random(len(y)) < args.synth_fraction
+                x, y = x[keep], y[keep]
+            parts_x += [x] * reps
+            parts_y += [y] * reps
+            print(f"{d}: {len(y)} mined crops from {args.mine} ({int((y == NONE).sum())} NONE, x{reps})", flush=True)
     xtr, ytr = np.concatenate(parts_x), np.concatenate(parts_y)
     xva, yva = collect(dirs, "val", np.random.default_rng(1), jitter=1, loose=args.loose,
                        card_negatives=args.card_negatives)
@@ -226,8 +275,8 @@ def main(argv: list[str] | None = None) -> int:
         with torch.no_grad():
             pred = np.concatenate([model(torch.from_numpy(np.ascontiguousarray(
                 xva[k:k + 512].astype(np.float32).transpose(0, 3, 1, 2) / 255.0))).argmax(1).numpy()
-                for k in range(0, len(yva), 512)])
-        acc = float((pred == yva).mean())
+                for k in range(0, len(yva), 512)] or [np.zeros(0, np.int64)])
+        acc = float((pred == yva).mean()) if len(yva) else 0.0
         corner = yva != NONE
         acc_c = float((pred[corner] == yva[corner]).mean()) if corner.any() else 0.0
         print(f"epoch {ep + 1}/{args.epochs} loss {tl / n:.3f} val acc {acc:.3f} corner acc {acc_c:.3f} "

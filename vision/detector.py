@@ -112,8 +112,12 @@ def _union(boxes) -> Box:
 
 
 def merge_corners(corners: list[tuple[str, float, Box]], pair_ratio: float = PAIR_RATIO,
-                  duplicate_ratio: float = DUPLICATE_RATIO) -> list[CardDetection]:
-    """Corner detections (class name, confidence, box) → one CardDetection per physical card."""
+                  duplicate_ratio: float = DUPLICATE_RATIO, combine: str = "max") -> list[CardDetection]:
+    """Corner detections (class name, confidence, box) → one CardDetection per physical card.
+
+    `combine`: a paired card's confidence is the higher of its two corners' ("max"), or
+    "noisy_or", 1 - (1 - p1)(1 - p2): both indices read as the same card are two pieces of
+    evidence."""
     by_card: dict[str, list[tuple[float, Box]]] = {}
     for name, conf, box in corners:
         by_card.setdefault(canonical_card(name), []).append((float(conf), tuple(float(v) for v in box)))
@@ -148,7 +152,8 @@ def merge_corners(corners: list[tuple[str, float, Box]], pair_ratio: float = PAI
                 continue
             used |= {i, j}
             (ci, bi), (cj, bj) = kept[i], kept[j]
-            cards.append(CardDetection(card, max(ci, cj), _union([bi, bj]), (bi, bj)))
+            conf = 1 - (1 - ci) * (1 - cj) if combine == "noisy_or" else max(ci, cj)
+            cards.append(CardDetection(card, conf, _union([bi, bj]), (bi, bj)))
         for i, (c, b) in enumerate(kept):
             if i not in used:
                 cards.append(CardDetection(card, c, b, (b,)))
