@@ -1,6 +1,6 @@
 """Pipeline throughput at 1280×720 and the delay from a card coming to rest to its event being applied.
 
-    .venv/bin/python benchmarks/pipeline.py [--detector model|oracle] [--fps 10] [--seed 3]
+    .venv/bin/python benchmarks/pipeline.py [--detector model|oracle] [--fps 10] [--seed 3] [--no-motion-gate]
 
 A scripted hand of basic Rummy is rendered at 1280×720 as a 10 frames/s recording (vision.recording: hands
 over the table, a few blurred frames), then fed frame by frame to `TableTracker` (detector -> stabiliser ->
@@ -12,6 +12,8 @@ Prints the machine, then:
   frame showing it and the frame whose processing applied its event; in seconds at the camera rate, plus the
   processing time of one frame (the event is applied when that frame's processing ends).
 `--detector oracle` replaces the model by the renderer's ground truth with noise (the pipeline's own cost).
+The detector runs behind `TableTracker`'s default motion gate (vision/motion.py); `--no-motion-gate` runs it
+on every frame, as the figures in docs/PIPELINE.md measured before the gate existed did.
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ def main(argv=None) -> int:
     ap.add_argument("--fps", type=float, default=10.0, help="camera frame rate of the rendered recording")
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--deck", default="proc-classic")
+    ap.add_argument("--no-motion-gate", action="store_true", help="run the detector on every frame")
     a = ap.parse_args(argv)
 
     print(f"machine: {cpu_model()}, {os.cpu_count()} logical CPUs, Python {platform.python_version()}")
@@ -93,7 +96,8 @@ def main(argv=None) -> int:
     else:
         det = Timed(OracleDetector(np.random.default_rng(0)))
     layout = Layout.from_dict(layout_dict(players, spec.card_height))
-    tracker = TableTracker(layout, Match(script.match), "Ana", det, fps=a.fps, auto_confirm=True)
+    tracker = TableTracker(layout, Match(script.match), "Ana", det, fps=a.fps, auto_confirm=True,
+                           motion_gate=not a.no_motion_gate)
     applied_at: dict[str, int] = {}
     per_frame: list[float] = []
     for i, (img, truth) in enumerate(frames):

@@ -32,6 +32,8 @@ def _build_parser() -> argparse.ArgumentParser:
     t.add_argument("--fps", type=float, default=10.0, help="frame rate of a folder of images")
     t.add_argument("--json", action="store_true", help="also print the replay result of the log")
     t.add_argument("--model", default=None, help="detector weights (default: the shipped model)")
+    t.add_argument("--no-motion-gate", action="store_true",
+                   help="run the detector on every frame (default: only when the picture changed)")
 
     s = sub.add_parser("serve", help="start the dashboard")
     s.add_argument("--host", default="127.0.0.1")
@@ -41,6 +43,8 @@ def _build_parser() -> argparse.ArgumentParser:
     s.add_argument("--camera", default=None, help="camera source: index, video file, folder or URL")
     s.add_argument("--layout", default=None, help="table layout JSON for the camera")
     s.add_argument("--demo", action="store_true", help="open on the bundled demo recording")
+    s.add_argument("--no-motion-gate", action="store_true",
+                   help="camera: run the detector on every frame (default: only when the picture changed)")
     s.add_argument("--no-browser", action="store_true", help="do not try to open a browser")
     return p
 

@@ -1,7 +1,9 @@
 """The live table pipeline: capture -> detector -> layout -> snapshot -> stability -> observer -> referee.
 
 - `TableTracker`: the per-frame chain, shared by the live pipeline and offline `track`:
-  ``process(frame) -> outcomes``. No threads, no drawing, no logging per frame.
+  ``process(frame) -> outcomes``. No threads, no drawing, no logging per frame. By default the detector runs
+  behind a motion gate (`vision.motion.GatedDetector`: it runs only when the picture changed);
+  `motion_gate=False` runs it on every frame.
 - `Pipeline`: runs a `Capture` and a `TableTracker` in a background thread for the dashboard:
   `start()`, `stop()`, `camera_state()`, `latest_jpeg()` (the frame with the recognised cards and the zones
   drawn on it), `on_event(callback)`, `pending()`, `confirm(id)`, `reject(id)`.
@@ -22,6 +24,7 @@ import numpy as np
 
 from vision.capture import OFF, Capture, Frame
 from vision.layout import Calibration, FrameMapper, Layout
+from vision.motion import GatedDetector, MotionConfig
 from vision.observer import Observer
 from vision.snapshot import SnapshotConfig, TableSnapshot, build_snapshot
 from vision.stability import SnapshotGate, StabilityConfig, Stabilizer
@@ -31,14 +34,27 @@ log = logging.getLogger(__name__)
 
 
 class TableTracker:
-    """One frame at a time, from pixels to referee events."""
+    """One frame at a time, from pixels to referee events.
+
+    `motion_gate`: True (default) runs the detector behind a `vision.motion.GatedDetector` with
+    `MotionConfig.for_fps(fps)`, its settling looks filling the stabiliser's vote window (both follow
+    `retune`); a `MotionConfig` to choose the gate's settings (kept as given); False to run the detector on
+    every frame. `gated` is the wrapper (None without a gate), `detector` the detector itself."""
 
     def __init__(self, layout: Layout, referee, first_dealer: str, detector, *, fps: float = 10.0,
                  stability: StabilityConfig | None = None, min_confidence: float = 0.75, auto_confirm: bool = False,
-                 calibrate_every: int = 15):
+                 calibrate_every: int = 15, motion_gate: bool | MotionConfig = True):
         self.layout = layout
         self.detector = detector
         self.stability = stability or StabilityConfig.for_fps(fps)
+        self._motion_auto = motion_gate is True
+        self.gated: GatedDetector | None = None
+        if motion_gate is True:
+            self.gated = GatedDetector(detector, self._motion_config(fps))
+        elif isinstance(motion_gate, MotionConfig):
+            self.gated = GatedDetector(detector, motion_gate)
+        elif motion_gate is not False and motion_gate is not None:
+            raise TypeError(f"motion_gate: expected True, False or a MotionConfig, got {motion_gate!r}")
         self.stabilizer = Stabilizer(self.stability)
         self.gate = SnapshotGate(self.stability.hold_frames)
         self.observer = Observer(referee, first_dealer, min_confidence=min_confidence, auto_confirm=auto_confirm,
@@ -62,6 +78,11 @@ class TableTracker:
         self.stabilizer.config = self.stability
         self.gate.hold_frames = self.stability.hold_frames
         self.observer.patience = self.stability.vote_window
+        if self.gated is not None and self._motion_auto:
+            self.gated.config = self._motion_config(fps)
+
+    def _motion_config(self, fps: float) -> MotionConfig:
+        return MotionConfig.for_fps(fps, settle=max(1, self.stability.vote_window - 1))
 
     def process(self, frame: Frame | np.ndarray) -> list[dict]:
         img = frame.image if isinstance(frame, Frame) else frame
@@ -74,7 +95,7 @@ class TableTracker:
         if self.mapper is None or (self.mapper.width, self.mapper.height) != (w, h) \
                 or self.mapper.homography is not homography:
             self.mapper = FrameMapper(w, h, homography)
-        dets = self.detector.detect(img)
+        dets = (self.gated or self.detector).detect(img)
         stable = self.stabilizer.update(dets)
         snap = build_snapshot(stable, self.layout, self.mapper, self.snapshot_config)
         self.last_detections, self.last_stable, self.last_snapshot = dets, stable, snap
@@ -128,10 +149,12 @@ class Pipeline:
     `referee`: the match the events go to (a `referee.Match`, or any object with `apply` and `public_state`);
     `detector`: anything with `detect(frame_bgr) -> list[CardDetection]` (default: `vision.detector.Detector`,
     loaded lazily in the worker so the dashboard starts at once).
+    `motion_gate`: as `TableTracker`'s (default: the detector runs only when the picture changed).
     """
 
     def __init__(self, source, layout: Layout, referee, first_dealer: str, *, detector=None, fps: float = 10.0,
-                 loop: bool = False, jpeg_quality: int = 75, min_confidence: float = 0.75, max_rate: float = 15.0):
+                 loop: bool = False, jpeg_quality: int = 75, min_confidence: float = 0.75, max_rate: float = 15.0,
+                 motion_gate: bool | MotionConfig = True):
         self.layout = layout
         self.capture = Capture(source, loop=loop)
         self._detector = detector
@@ -140,6 +163,7 @@ class Pipeline:
         self._first_dealer = first_dealer
         self._fps = fps
         self._min_conf = min_confidence
+        self._motion_gate = motion_gate
         self._min_period = 1.0 / max_rate if max_rate else 0.0
         self._jpeg_quality = jpeg_quality
         self._listeners: list[Callable[[dict], None]] = []
@@ -246,7 +270,7 @@ class Pipeline:
 
                 det = Detector()
             self._tracker = TableTracker(self.layout, self._referee, self._first_dealer, det, fps=self._fps,
-                                         min_confidence=self._min_conf)
+                                         min_confidence=self._min_conf, motion_gate=self._motion_gate)
             self._tracker.observer.on_event(self._emit)
         return self._tracker
 
@@ -292,7 +316,8 @@ class Pipeline:
                 self._stop.wait(spare)
 
 
-def demo_pipeline(referee=None, detector: str | object = "auto", loop: bool = True, fps: float | None = None):
+def demo_pipeline(referee=None, detector: str | object = "auto", loop: bool = True, fps: float | None = None,
+                  motion_gate: bool | MotionConfig = True):
     """The bundled demo recording (vision/data/demo) played as a live camera.
 
     `fps`: the playback rate (default: the recording's own).
@@ -300,6 +325,7 @@ def demo_pipeline(referee=None, detector: str | object = "auto", loop: bool = Tr
     for a machine without the model), "auto" (the model when it loads and reads at least half the cards of a
     few demo frames, else the oracle, with a warning in the log), or an object with `detect`.
     `pipeline.detector_kind` tells which one plays. `referee`: the match the events go to (default: a new `referee.Match` of the demo's match).
+    `motion_gate`: as `Pipeline`'s.
     Returns (pipeline, match setup, first dealer)."""
     import json as _json
 
@@ -338,7 +364,7 @@ def demo_pipeline(referee=None, detector: str | object = "auto", loop: bool = Tr
     # stability windows count frames of the recording, whatever speed it is played at
     rec_fps = float(info.get("fps", 5.0))
     pipe = Pipeline(lambda: FolderSource(DEMO_DIR / "frames", fps=rec_fps, play_fps=rate), layout, referee, dealer,
-                    detector=detector, fps=rec_fps, loop=loop)
+                    detector=detector, fps=rec_fps, loop=loop, motion_gate=motion_gate)
     pipe.detector_kind = kind  # "model", "oracle" or "given": for the dashboard to say what it shows
     return pipe, setup, dealer
 

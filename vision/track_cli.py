@@ -1,9 +1,12 @@
-"""`rummy-referee track SOURCE --layout LAYOUT.json --match MATCH.json --log OUT.jsonl [--fps 10] [--json]`.
+"""`rummy-referee track SOURCE --layout LAYOUT.json --match MATCH.json --log OUT.jsonl [--fps 10] [--json]
+[--no-motion-gate]`.
 
 Runs the live pipeline offline, on every frame of a recording in order, and writes the game log it inferred:
 the `match` line first (MATCH.json without its `dealer`), then `deal` and every event the referee accepted,
 in hidden-hand mode (stock draws carry no card). Offline nobody can confirm an uncertain event, so it is
 applied and listed on standard error. `--json` prints the replay result of the log, as `replay --json` does.
+The detector runs only on frames where the picture changed (vision/motion.py); `--no-motion-gate` runs it on
+every frame.
 
 Exit status: 0 when the recording was tracked; 2 for a bad layout, match file or source, or no detector.
 """
@@ -51,9 +54,9 @@ def load_match(path: str | Path) -> tuple[dict, str]:
 
 
 def track(source, layout: Layout, setup: dict, dealer: str, detector, *, fps: float = 10.0,
-          auto_confirm: bool = True, frames=None, on_outcome=None):
+          auto_confirm: bool = True, frames=None, on_outcome=None, motion_gate=True):
     """Tracks a whole recording. Returns (log lines, outcomes, tracker). `frames` (an iterable of `Frame`s or
-    images) replaces reading `source`."""
+    images) replaces reading `source`. `motion_gate`: as `TableTracker`'s."""
     from referee import Match
     from vision.pipeline import TableTracker
 
@@ -61,7 +64,8 @@ def track(source, layout: Layout, setup: dict, dealer: str, detector, *, fps: fl
         raise InputError(f"layout: player zones {sorted(layout.players)} do not match the players "
                          f"{sorted(setup.get('players') or [])}")
     referee = Match(setup)
-    tracker = TableTracker(layout, referee, dealer, detector, fps=fps, auto_confirm=auto_confirm)
+    tracker = TableTracker(layout, referee, dealer, detector, fps=fps, auto_confirm=auto_confirm,
+                           motion_gate=motion_gate)
     if on_outcome is not None:
         tracker.observer.on_event(on_outcome)
     for f in (frames if frames is not None else iter_frames(source)):
@@ -103,7 +107,8 @@ def cli_track(args) -> int:
             print(f"uncertain (applied): {json.dumps(out['event'])}", file=sys.stderr)
 
     try:
-        lines, outcomes, tracker = track(src, layout, setup, dealer, detector, fps=fps, on_outcome=report)
+        lines, outcomes, tracker = track(src, layout, setup, dealer, detector, fps=fps, on_outcome=report,
+                                         motion_gate=not getattr(args, "no_motion_gate", False))
     except SourceError as e:
         print(f"rummy-referee track: {e}", file=sys.stderr)
         return 2

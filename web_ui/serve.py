@@ -55,7 +55,7 @@ def cli_serve(args) -> int:
               "LAYOUTS": [args.layout] if getattr(args, "layout", None) else []}
     app = create_app(config)
     camera = attach_camera(app, getattr(args, "camera", None), getattr(args, "layout", None),
-                           getattr(args, "demo", False))
+                           getattr(args, "demo", False), motion_gate=not getattr(args, "no_motion_gate", False))
     pipeline = app.extensions["rummy_live"].pipeline
     if camera:
         print(f"Camera: {camera}", flush=True)
