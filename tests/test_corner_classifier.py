@@ -71,3 +71,37 @@ def test_shipped_classifier_reads_its_config_from_onnx_metadata():
     onnx_cfg = CornerClassifier(shipped, backend="onnx").config
     torch_cfg = CornerClassifier(shipped.with_suffix(".pt"), backend="torch").config
     assert onnx_cfg == torch_cfg and onnx_cfg["arch"] in CONFIGS
+
+
+def test_views_read_shifted_and_scaled_framings(tmp_path):
+    import torch
+
+    cfg = dict(CONFIGS["v1"], views=[[0, 0, 1.0], [0.1, 0, 1.0], [0, 0, 2.0]], tta=False, conf=0.42)
+    path = tmp_path / "cls.pt"
+    torch.save({"config": cfg, "state_dict": build_model(cfg).state_dict()}, path)
+    clf = CornerClassifier(path, backend="torch")
+    (a, b, c) = clf.view_boxes([(10, 20, 30, 60)])
+    assert a == [(10, 20, 30, 60)]
+    assert b == [(12, 20, 32, 60)]  # shifted by 10 % of the width
+    assert c == [(0, 0, 40, 80)]  # twice the size about the centre
+    p = clf.probabilities(_marked_image(), [(100, 40, 130, 100), (0, 0, 20, 20)])
+    assert p.shape == (2, 56) and np.allclose(p.sum(1), 1)
+    # the mean over the views, each view read on its own
+    each = [clf.probabilities.__func__(type("C", (), {"config": dict(cfg, views=[v]), "views": None,
+                                                       "crops": clf.crops, "logits": clf.logits,
+                                                       "view_boxes": CornerClassifier.view_boxes})(),
+                                        _marked_image(), [(100, 40, 130, 100), (0, 0, 20, 20)]) for v in cfg["views"]]
+    assert np.allclose(p, np.mean(each, 0), atol=1e-5)
+
+
+def test_detector_takes_the_threshold_stored_with_the_classifier(tmp_path):
+    import torch
+
+    from vision.detector import DEFAULT_CONF, MODELS_DIR, Detector
+
+    cfg = dict(CONFIGS["v1"], conf=0.37)
+    torch.save({"config": cfg, "state_dict": build_model(cfg).state_dict()}, tmp_path / "cls.pt")
+    yolo = MODELS_DIR / "cards-yolo.pt"
+    assert Detector(yolo, backend="torch", classifier=tmp_path / "cls.pt").conf == 0.37
+    assert Detector(yolo, backend="torch", classifier=tmp_path / "cls.pt", conf=0.8).conf == 0.8  # explicit wins
+    assert Detector(yolo, backend="torch", classifier=None).conf == DEFAULT_CONF

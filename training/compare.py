@@ -88,6 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fixed-conf", type=float, default=None, help="use this threshold instead of choosing one")
     ap.add_argument("--val-only", action="store_true",
                     help="only the validation sweep (for choosing between training runs without touching dev)")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=FOLDER[:SPLIT]",
+                    help="also measure on this labelled folder (e.g. probe=runs/data/probes/far-720p:val)")
     ap.add_argument("--md", default=None)
     ap.add_argument("--out", default=None)
     ap.add_argument("--pair-floor", type=float, default=None,
@@ -99,6 +101,10 @@ def main(argv: list[str] | None = None) -> int:
     import vision.detector as vd
 
     sets = {k: images_of(*v) for k, v in DEFAULT_SETS.items()}
+    for text in args.set:
+        k, _, rest = text.partition("=")
+        folder, _, split = rest.partition(":")
+        sets[k] = images_of(Path(folder), split or None)
     choose = {k: images_of(*v) for k, v in DEFAULT_CHOOSE.items() if (v[0] / "images" / v[1]).exists()}
     results = {}
     for text in args.candidate:
@@ -146,6 +152,13 @@ def main(argv: list[str] | None = None) -> int:
                      f"**{d['all']['f1']:.3f}** | {d.get('IMG', {}).get('f1', 0):.3f} | {d.get('WIN', {}).get('f1', 0):.3f} | "
                      f"{r['dev']['corner_map50']:.3f} | {h['all']['precision']:.3f} | {h['all']['recall']:.3f} | "
                      f"**{h['all']['f1']:.3f}** | {r['heldout']['corner_map50']:.3f} |")
+    extra = [k for k in sets if k not in DEFAULT_SETS]
+    if extra:
+        lines += ["", "| candidate | " + " | ".join(f"{k} P / R / F1" for k in extra) + " |", "|" + " --- |" * (len(extra) + 1)]
+        for name, r in results.items():
+            cells = [f"{r[k]['cards']['all']['precision']:.3f} / {r[k]['cards']['all']['recall']:.3f} / "
+                     f"**{r[k]['cards']['all']['f1']:.3f}**" for k in extra]
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
     md = "\n".join(lines)
     print(md)
     if args.md:

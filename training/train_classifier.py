@@ -207,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--strong-aug", action="store_true", help="squash / low-res / salt-and-pepper augmentation")
     ap.add_argument("--mine", default=None, help="also crop this YOLO model's own boxes (see mine())")
     ap.add_argument("--mine-imgsz", type=int, default=480)
+    ap.add_argument("--mine-data", action="append", default=None, help="mine only these folders (default: --data)")
     args = ap.parse_args(argv)
     CFG.clear()
     CFG.update(CONFIGS[args.arch])
@@ -228,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         parts_y += [y] * reps
         print(f"{d}: {len(y)} train crops (x{reps})", flush=True)
     if args.mine:
-        for d in dirs:
+        for d in [Path(m) for m in args.mine_data] if args.mine_data else dirs:
             x, y = mine([d], "train", args.mine, args.mine_imgsz)
             reps = args.real_weight if "real" in d.name else 1
             if "real" not in d.name:

@@ -137,16 +137,31 @@ class CornerClassifier:
         c = self.config
         return [crop(img, b, c["size"], c["margin"], c["square"]) for b in boxes]
 
+    def view_boxes(self, boxes) -> list[list]:
+        """The boxes read for each view: the box itself, then the `views` of the config (or of
+        `self.views`): (dx, dy, scale) shifts by a share of the box size and rescales about the
+        centre.  Reading a few framings and averaging tolerates a detector box that sits loose."""
+        views = getattr(self, "views", None) or self.config.get("views") or [(0.0, 0.0, 1.0)]
+        out = []
+        for dx, dy, sc in views:
+            vb = []
+            for x1, y1, x2, y2 in boxes:
+                w, h = x2 - x1, y2 - y1
+                cx, cy = (x1 + x2) / 2 + dx * w, (y1 + y2) / 2 + dy * h
+                vb.append((cx - w * sc / 2, cy - h * sc / 2, cx + w * sc / 2, cy + h * sc / 2))
+            out.append(vb)
+        return out
+
     def probabilities(self, img: np.ndarray, boxes, tta: bool | None = None) -> np.ndarray:
         """(len(boxes), 56) class probabilities.  With `tta` (default: the model's config), the
         crop turned 180° is read too and the probabilities averaged (a card's two indices are
         180° turns of each other, so both orientations are in the training data)."""
         tta = self.config.get("tta", TTA) if tta is None else tta
-        crops = self.crops(img, boxes)
+        crops = [c for vb in self.view_boxes(boxes) for c in self.crops(img, vb)]
         if tta:
-            q = _softmax(self.logits(_batch(crops + [c[::-1, ::-1] for c in crops])))
-            return (q[:len(crops)] + q[len(crops):]) / 2
-        return _softmax(self.logits(_batch(crops)))
+            crops = crops + [c[::-1, ::-1] for c in crops]
+        q = _softmax(self.logits(_batch(crops)))
+        return q.reshape(-1, len(boxes), q.shape[1]).mean(0)
 
     def classify(self, img: np.ndarray, boxes, tta: bool | None = None) -> list[tuple[str, float]]:
         """Class and probability per box."""

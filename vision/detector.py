@@ -294,6 +294,7 @@ class Detector:
         self.weights = path
         self.backend = backend
         self.conf = DEFAULT_CONF if conf is None else float(conf)
+        self._conf_given = conf is not None
         self.imgsz = DEFAULT_IMGSZ if imgsz is None else int(imgsz)
         self._impl = _OnnxBackend(path) if backend == "onnx" else _TorchBackend(path)
         self.classifier = None
@@ -304,6 +305,8 @@ class Detector:
             from vision.corner_classifier import CornerClassifier
 
             self.classifier = CornerClassifier(Path(classifier), backend=backend)
+        if self.classifier is not None and not self._conf_given and "conf" in self.classifier.config:
+            self.conf = float(self.classifier.config["conf"])  # the threshold chosen with these weights (MODEL.md)
         names = self._impl.names
         names = [names[k] for k in sorted(names)] if isinstance(names, dict) else list(names)
         self.corner_only = len(names) == 1  # trained with one class ("corner index"): names come from the classifier

@@ -1,0 +1,62 @@
+"""Store test-time choices with a corner classifier: the views it reads, the 180° reading, and
+the card threshold — chosen on validation data (training/compare.py), kept in the weights so that
+`Detector()` uses them (models/MODEL.md).
+
+    python training/set_choices.py runs/cls/cards-cls.pt --out models/cards-cls \
+        --views "0,0,1;0.08,0.08,1;-0.08,-0.08,1;0,0,1.2;0,0,0.85" --tta --conf 0.5
+
+Writes <out>.pt ({"config", "state_dict"}) and <out>.onnx (config as JSON metadata "crop_config").
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import train_classifier  # noqa: E402
+
+from vision.corner_classifier import build_model, load_checkpoint  # noqa: E402
+
+
+def parse_views(text: str) -> list[list[float]]:
+    views = [[float(v) for v in part.split(",")] for part in text.split(";") if part.strip()]
+    if not views or any(len(v) != 3 or v[2] <= 0 for v in views):
+        raise SystemExit(f"--views wants 'dx,dy,scale;...' with scale > 0, got {text!r}")
+    return views
+
+
+def main(argv: list[str] | None = None) -> int:
+    import torch
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("weights", help="classifier .pt (bare state dict = v1, or {config, state_dict})")
+    ap.add_argument("--out", required=True, help="output path without suffix")
+    ap.add_argument("--views", default=None)
+    ap.add_argument("--tta", action=argparse.BooleanOptionalAction, default=None, help="also read each crop turned 180°")
+    ap.add_argument("--conf", type=float, default=None, help="card threshold for Detector()")
+    args = ap.parse_args(argv)
+    cfg, state = load_checkpoint(args.weights)
+    if args.views is not None:
+        cfg["views"] = parse_views(args.views)
+    if args.tta is not None:
+        cfg["tta"] = args.tta
+    if args.conf is not None:
+        cfg["conf"] = args.conf
+    model = build_model(cfg)
+    model.load_state_dict(state)
+    model.eval()
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save({"config": cfg, "state_dict": model.state_dict()}, out.with_suffix(".pt"))
+    train_classifier.CFG.clear()
+    train_classifier.CFG.update(cfg)
+    train_classifier.export_onnx(model, out.with_suffix(".onnx"))
+    print(f"wrote {out.with_suffix('.pt')} and {out.with_suffix('.onnx')} with {cfg}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
