@@ -13,10 +13,13 @@ Two crop conventions exist, recorded with the weights (`config`):
 * "v2": a square centred on the box, side = the box's longer side × (1 + 2·margin), padded
   by replicating the border where it leaves the image, resized to size×size (area
   interpolation when shrinking) — the index keeps its proportions at any rotation.  40 px,
-  a stride-2 stage and 7 convolutions, ~0.15 M parameters (≈ 14 M multiply-adds per crop).
+  a stride-2 stage and 7 convolutions, 0.30 M parameters (17 M multiply-adds per crop; v1: 8.4 M).
 
 The .pt file holds {"config": ..., "state_dict": ...} (a bare state dict is a v1 model); the
-.onnx export keeps the config as JSON in its metadata ("crop_config").  BGR, /255.
+.onnx export keeps the config as JSON in its metadata ("crop_config").  BGR, /255.  Test-time
+choices live in the same config (training/set_choices.py): "tta" (also read the crop turned 180°),
+"views" (extra framings of each box, [dx, dy, scale], probabilities averaged) and "conf" (the card
+threshold `Detector` uses unless given one) — chosen on validation data, see models/MODEL.md.
 """
 
 from __future__ import annotations
