@@ -264,7 +264,7 @@ def tracking(hands: int, seed: int = 0, hold: int = 15) -> dict:
         compare_logs,
         frames_of,
         layout_dict,
-        script_hand,
+        scripted_hands,
     )
 
     surfaces = ["felt", "wood", "cloth", "plain", "marble", "noise"]
@@ -272,16 +272,10 @@ def tracking(hands: int, seed: int = 0, hold: int = 15) -> dict:
     modes = ("ungated", "gated", "gated, settle 3", "gated, last look only")
     tot = {(n, m): {"matched": 0, "inferred": 0, "expected": 0, "exact": 0, "runs": 0} for n, _ in noises
            for m in modes}
-    k = nframes = 0
+    nframes = 0
     t_track = 0.0
     t0 = time.perf_counter()
-    for i in range(hands):
-        players = ["Ana", "Ben", "Cleo"][: 2 + (i % 2)]
-        dealer = players[i % len(players)]
-        script = None
-        while script is None:
-            script = script_hand(np.random.default_rng(seed * 100003 + k), players, dealer)
-            k += 1
+    for i, players, dealer, script in scripted_hands(hands, seed):
         spec = RecordingSpec(width=W, height=H, deck="kde-nicu-white", surface=surfaces[i % len(surfaces)],
                              hold=hold)
         runs = []  # every variant sees the same frames, one frame at a time (no recording held in memory)

@@ -219,25 +219,23 @@ def main(argv: list[str] | None = None) -> int:
     dirs = [Path(d) for d in args.data]
     t0 = time.time()
     parts_x, parts_y = [], []
-    for d in dirs:
-        x, y = collect([d], "train", rng, jitter=args.jitter, loose=args.loose, card_negatives=args.card_negatives)
+
+    def add(d: Path, x: np.ndarray, y: np.ndarray, what: str) -> None:
+        """Real crops repeated `real_weight` times; a `synth_fraction` share of the synthetic ones."""
         reps = args.real_weight if "real" in d.name else 1
         if "real" not in d.name:
             keep = rng.random(len(y)) < args.synth_fraction
             x, y = x[keep], y[keep]
-        parts_x += [x] * reps
-        parts_y += [y] * reps
-        print(f"{d}: {len(y)} train crops (x{reps})", flush=True)
+        parts_x.extend([x] * reps)
+        parts_y.extend([y] * reps)
+        print(f"{d}: {len(y)} {what} ({int((y == NONE).sum())} NONE, x{reps})", flush=True)
+
+    for d in dirs:
+        add(d, *collect([d], "train", rng, jitter=args.jitter, loose=args.loose, card_negatives=args.card_negatives),
+            "train crops")
     if args.mine:
         for d in [Path(m) for m in args.mine_data] if args.mine_data else dirs:
-            x, y = mine([d], "train", args.mine, args.mine_imgsz)
-            reps = args.real_weight if "real" in d.name else 1
-            if "real" not in d.name:
-                keep = rng.random(len(y)) < args.synth_fraction
-                x, y = x[keep], y[keep]
-            parts_x += [x] * reps
-            parts_y += [y] * reps
-            print(f"{d}: {len(y)} mined crops from {args.mine} ({int((y == NONE).sum())} NONE, x{reps})", flush=True)
+            add(d, *mine([d], "train", args.mine, args.mine_imgsz), f"mined crops from {args.mine}")
     xtr, ytr = np.concatenate(parts_x), np.concatenate(parts_y)
     xva, yva = collect(dirs, "val", np.random.default_rng(1), jitter=1, loose=args.loose,
                        card_negatives=args.card_negatives)

@@ -570,6 +570,20 @@ def compare_logs(inferred: list[str], expected: list[str]) -> dict:
     return {"inferred": len(a), "expected": len(b), "matched": tp, "same_result": same}
 
 
+def scripted_hands(n_hands: int, seed: int = 0):
+    """(i, players, dealer, script) for `n_hands` playable scripted hands: 2 and 3 players in turn,
+    the deal passing round; the same seed gives the same hands (used by `evaluate` and the benchmarks)."""
+    k = 0
+    for i in range(n_hands):
+        players = ["Ana", "Ben", "Cleo"][: 2 + (i % 2)]
+        dealer = players[i % len(players)]
+        script = None
+        while script is None:
+            script = script_hand(np.random.default_rng(seed * 100003 + k), players, dealer)
+            k += 1
+        yield i, players, dealer, script
+
+
 def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white", seed: int = 0,
              width: int = 1280, height: int = 720, surfaces: list[str] | None = None, verbose: bool = True,
              save_dir: Path | None = None, noise: dict | None = None) -> dict:
@@ -588,14 +602,7 @@ def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white
         model = Detector()
     rows = []
     t0 = time.time()
-    k = 0
-    for i in range(n_hands):
-        players = ["Ana", "Ben", "Cleo"][: 2 + (i % 2)]
-        dealer = players[i % len(players)]
-        script = None
-        while script is None:
-            script = script_hand(np.random.default_rng(seed * 100003 + k), players, dealer)
-            k += 1
+    for i, players, dealer, script in scripted_hands(n_hands, seed):
         spec = RecordingSpec(width=width, height=height, deck=deck, surface=surfaces[i % len(surfaces)])
         rng = np.random.default_rng(seed * 7 + i)
         layout = Layout.from_dict(layout_dict(players, spec.card_height))
