@@ -586,9 +586,10 @@ def scripted_hands(n_hands: int, seed: int = 0):
 
 def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white", seed: int = 0,
              width: int = 1280, height: int = 720, surfaces: list[str] | None = None, verbose: bool = True,
-             save_dir: Path | None = None, noise: dict | None = None) -> dict:
+             save_dir: Path | None = None, noise: dict | None = None, motion_gate: bool = True) -> dict:
     """Renders `n_hands` scripted hands (2 and 3 players, several table surfaces, hands over the cards, a few
-    blurred frames) with `deck`, tracks each like `track` does, and compares with the scripted logs."""
+    blurred frames) with `deck`, tracks each like `track` does (with the motion gate unless `motion_gate` is
+    False), and compares with the scripted logs."""
     import time
 
     from referee import Match
@@ -610,7 +611,8 @@ def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white
             det = model
         else:
             det = OracleDetector(np.random.default_rng(1000 + i), **(noise or {}))
-        tracker = TableTracker(layout, Match(script.match), dealer, det, fps=spec.fps, auto_confirm=True)
+        tracker = TableTracker(layout, Match(script.match), dealer, det, fps=spec.fps, auto_confirm=True,
+                               motion_gate=motion_gate)
         nframes = 0
         for img, truth in frames_of(script, spec, rng):
             if detector != "model":
@@ -655,10 +657,11 @@ def evaluate_main(argv: list[str]) -> int:
     ap.add_argument("--dropout", type=float, default=0.05, help="oracle: chance a card is missed in a frame")
     ap.add_argument("--misread", type=float, default=0.02, help="oracle: chance a card is read as a random other")
     ap.add_argument("--jitter", type=float, default=2.0, help="oracle: box jitter (pixels, standard deviation)")
+    ap.add_argument("--no-motion-gate", action="store_true", help="run the detector on every frame")
     a = ap.parse_args(argv)
     noise = {"dropout": a.dropout, "misread": a.misread, "jitter_px": a.jitter}
     res = evaluate(a.hands, a.detector, a.deck, a.seed, a.width, a.height,
-                   save_dir=Path(a.save) if a.save else None, noise=noise)
+                   save_dir=Path(a.save) if a.save else None, noise=noise, motion_gate=not a.no_motion_gate)
     print(json.dumps(res))
     return 0
 
