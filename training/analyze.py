@@ -210,6 +210,23 @@ def markdown(res: dict, title: str) -> str:
     return "\n".join(lines)
 
 
+def per_card_table(res: dict, title: str) -> str:
+    """One row per labelled class: its corners, how many were read right / misread / lost, and what the
+    misreads were read as (the per-card confusion, compactly)."""
+    read_as: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    for pair, n in res["confusion"].items():
+        a, b = pair.split(" -> ")
+        read_as[a].append((b, n))
+    lines = [f"### {title}", "", "| card | corners | read | misread | below thr. / NONE / not localised | read as |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    for name, c in sorted(res["per_class"].items(), key=lambda kv: (kv[0][-1], kv[0])):
+        n = sum(c.values())
+        lost = n - c.get("read", 0) - c.get("misread", 0)
+        wrong = ", ".join(f"{b} ×{k}" for b, k in sorted(read_as.get(name, []), key=lambda t: -t[1]))
+        lines.append(f"| {name} | {n} | {c.get('read', 0)} | {c.get('misread', 0)} | {lost} | {wrong} |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", default=None, help="YOLO weights (default: the shipped model)")
@@ -222,6 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--title", default=None)
     ap.add_argument("--md", default=None)
     ap.add_argument("--out", default=None)
+    ap.add_argument("--per-card-md", default=None, help="also write the per-card confusion table here")
     args = ap.parse_args(argv)
     offline_ultralytics()
     from vision.detector import DEFAULT_CONF, Detector
@@ -247,6 +265,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(json.dumps(res, indent=1))
+    if args.per_card_md:
+        Path(args.per_card_md).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.per_card_md).write_text(per_card_table(res, args.title or str(img_dir)))
     return 0
 
 
