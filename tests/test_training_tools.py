@@ -112,6 +112,11 @@ def test_analysis_counts_every_corner_and_finds_misreads(tmp_path, monkeypatch):
     assert wrong["false_cards"].get("misread of a labelled corner", 0) > 0
     md = analyze.markdown(wrong, "t")
     assert "| all |" in md and "Suit mix-ups" in md
+    table = analyze.per_card_table(wrong, "t")
+    some = next(n for v in truth.values() for n in v if n[-1:] in "CSHD")
+    row = next(r for r in table.splitlines() if r.startswith(f"| {some} |"))
+    swapped = some[:-1] + {"C": "S", "S": "C", "H": "D", "D": "H"}[some[-1]]
+    assert f"{swapped} ×" in row  # e.g. a club read as the spade of its rank
 
 
 def test_situation_tags():
