@@ -56,6 +56,13 @@ $PY training/train_classifier.py --data runs/data/real --arch v2 --init runs/cls
     --loose 0.1 --card-negatives 2 --strong-aug --real-weight 1 --lr 0.0007 --threads 2 --mine models/cards-yolo.pt \
     --out runs/cls-v2d/cards-cls --max-minutes 15 --seed 4
 
+#   v2e: v2c with low-resolution crops twice as often and crops mined from the stage-C boxes
+$PY training/train_classifier.py --data runs/data/real --data runs/data/synth --data runs/data/synth_noir \
+    --data runs/data/synth_faults --arch v2 --init runs/cls-v2c/cards-cls.pt --epochs 10 --jitter 2 --loose 0.1 \
+    --card-negatives 2 --strong-aug --lowres 0.6 --synth-fraction 0.25 --lr 0.001 --threads 2 \
+    --mine runs/stageC-export/cards-yolo.onnx --mine-data runs/data/real --mine-data runs/data/synth_faults \
+    --out runs/cls-v2e/cards-cls --max-minutes 20 --seed 5
+
 # 5. test-time choices written into candidate classifier files
 $PY training/set_choices.py models/cards-cls.pt --out runs/cand/v1-v5tta --views "$V5" --tta
 $PY training/set_choices.py runs/cls-v2c/cards-cls.pt --out runs/cand/v2c-v1 --views "0,0,1" --no-tta
@@ -64,6 +71,7 @@ $PY training/set_choices.py runs/cls-v2c/cards-cls.pt --out runs/cand/v2c-v5 --v
 $PY training/set_choices.py runs/cls-v2c/cards-cls.pt --out runs/cand/v2c-v3tta --views "$V3" --tta
 $PY training/set_choices.py runs/cls-v2d/cards-cls.pt --out runs/cand/v2d-v3 --views "$V3" --no-tta
 $PY training/set_choices.py runs/cls-v2d/cards-cls.pt --out runs/cand/v2d-v3tta --views "$V3" --tta
+$PY training/set_choices.py runs/cls-v2e/cards-cls.pt --out runs/cand/v2e-v3 --views "$V3" --no-tta
 
 # 6. choose on validation data only (rendered val + real val split), then everything in one run
 $PY training/compare.py --val-only --candidate o-v1v5tta=models/cards-yolo.onnx,runs/cand/v1-v5tta.onnx \
@@ -85,6 +93,11 @@ $PY training/compare.py --candidate shipped-round1=models/cards-yolo.onnx,models
     --candidate stageC-v2d-3views=runs/stageC-export/cards-yolo.onnx,runs/cand/v2d-v3.onnx \
     --set table-720p=$P/table-720p:val --set far-720p=$P/far-720p:val --set red-cloth=$P/red-cloth:val \
     --set fanned=$P/fanned:val --md runs/eval/compare-v2d.md --out runs/eval/compare-v2d.json
+$PY training/compare.py --candidate shipped-round1=models/cards-yolo.onnx,models/cards-cls.onnx \
+    --candidate v2e-3views=models/cards-yolo.onnx,runs/cand/v2e-v3.onnx \
+    --candidate stageC-v2e-3views=runs/stageC-export/cards-yolo.onnx,runs/cand/v2e-v3.onnx \
+    --set table-720p=$P/table-720p:val --set far-720p=$P/far-720p:val --set red-cloth=$P/red-cloth:val \
+    --set fanned=$P/fanned:val --md runs/eval/compare-v2e.md --out runs/eval/compare-v2e.json
 
 # 7. speed: input sizes (accuracy and time), backends, the motion gate
 $PY training/compare.py --candidate s384=models/cards-yolo.onnx,models/cards-cls.onnx,384 \

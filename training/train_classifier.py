@@ -137,6 +137,9 @@ def mine(dirs: list[Path], split: str, weights: str, imgsz: int = 480, box_conf:
     return np.stack(xs), np.array(ys, np.int64)
 
 
+LOWRES = 0.3  # with strong augmentation: share of crops down- and up-scaled (--lowres)
+
+
 def augment(batch: np.ndarray, rng: np.random.Generator, strong: bool = False) -> np.ndarray:
     """Shifts, scales, rotations, colour and brightness, blur and noise; `strong` adds what real
     cameras do that the renderer does not: foreshortening / anamorphic frames (one axis squashed
@@ -151,7 +154,7 @@ def augment(batch: np.ndarray, rng: np.random.Generator, strong: bool = False) -
             m[axis, 2] = size / 2 - (m[axis, 0] + m[axis, 1]) * size / 2
         m[:, 2] += rng.normal(0, 2, 2)
         im = cv2.warpAffine(im, m, (size, size), borderMode=cv2.BORDER_REPLICATE)
-        if strong and rng.random() < 0.3:
+        if strong and rng.random() < LOWRES:
             r = rng.uniform(0.4, 0.9)
             small = cv2.resize(im, (max(4, int(size * r)),) * 2, interpolation=cv2.INTER_AREA)
             im = cv2.resize(small, (size, size), interpolation=cv2.INTER_LINEAR)
@@ -188,6 +191,7 @@ def export_onnx(model, path: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    global LOWRES
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", action="append", required=True)
     ap.add_argument("--epochs", type=int, default=8)
@@ -205,12 +209,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--loose", type=float, default=0.06, help="box shift (share of its size) for positives")
     ap.add_argument("--card-negatives", type=int, default=0, help="NONE crops per image on card faces")
     ap.add_argument("--strong-aug", action="store_true", help="squash / low-res / salt-and-pepper augmentation")
+    ap.add_argument("--lowres", type=float, default=LOWRES, help="with --strong-aug: share of low-resolution crops")
     ap.add_argument("--mine", default=None, help="also crop this YOLO model's own boxes (see mine())")
     ap.add_argument("--mine-imgsz", type=int, default=480)
     ap.add_argument("--mine-data", action="append", default=None, help="mine only these folders (default: --data)")
     args = ap.parse_args(argv)
     CFG.clear()
     CFG.update(CONFIGS[args.arch])
+    LOWRES = args.lowres
     import torch
 
     torch.manual_seed(args.seed)
