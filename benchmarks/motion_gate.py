@@ -157,27 +157,18 @@ def compare(name: str, frames, det, cfg) -> dict:
 
     gated.gate.check = timed_check
     t_gated, t_plain = [], []
+    runs = [("gated", gated.detect, t_gated), ("plain", det.detect, t_plain)]
     same = flicker = pairs = 0
     prev = None
     n = 0
     looked: dict[int, bool] = {}
     for img, (kind, state) in frames:
-        if n % 2:
+        out = {}
+        for key, fn, times in (runs if n % 2 else runs[::-1]):  # alternate which goes first
             t0 = time.perf_counter()
-            a = gated.detect(img)
-            t1 = time.perf_counter()
-            b = det.detect(img)
-            t2 = time.perf_counter()
-            t_gated.append(t1 - t0)
-            t_plain.append(t2 - t1)
-        else:
-            t0 = time.perf_counter()
-            b = det.detect(img)
-            t1 = time.perf_counter()
-            a = gated.detect(img)
-            t2 = time.perf_counter()
-            t_plain.append(t1 - t0)
-            t_gated.append(t2 - t1)
+            out[key] = fn(img)
+            times.append(time.perf_counter() - t0)
+        a, b = out["gated"], out["plain"]
         names = sorted(d.card for d in b)
         if kind == "still" and prev is not None and prev[0] == (kind, state):
             pairs += 1

@@ -87,10 +87,10 @@ def test_views_read_shifted_and_scaled_framings(tmp_path):
     p = clf.probabilities(_marked_image(), [(100, 40, 130, 100), (0, 0, 20, 20)])
     assert p.shape == (2, 56) and np.allclose(p.sum(1), 1)
     # the mean over the views, each view read on its own
-    each = [clf.probabilities.__func__(type("C", (), {"config": dict(cfg, views=[v]), "views": None,
-                                                       "crops": clf.crops, "logits": clf.logits,
-                                                       "view_boxes": CornerClassifier.view_boxes})(),
-                                        _marked_image(), [(100, 40, 130, 100), (0, 0, 20, 20)]) for v in cfg["views"]]
+    each = []
+    for v in cfg["views"]:
+        clf.config = dict(cfg, views=[v])
+        each.append(clf.probabilities(_marked_image(), [(100, 40, 130, 100), (0, 0, 20, 20)]))
     assert np.allclose(p, np.mean(each, 0), atol=1e-5)
 
 

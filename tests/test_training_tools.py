@@ -25,73 +25,43 @@ def _labelled_folder(tmp_path, n=2):
     return imgs, tmp_path / "labels" / "val"
 
 
-class _FakeImpl:
-    """A 'YOLO' that returns the labelled boxes themselves."""
+class _FakeDetector:
+    """A detector double for analyze.analyse: its candidates are the labelled boxes of the image last read,
+    named by `rule(true name) -> (name, probability)`."""
+
+    imgsz = 256
 
     def __init__(self, labels_dir):
         self.labels_dir = labels_dir
-        self.current = None
+        self.current = None  # stem of the image last read (set by the patched cv2.imread)
+        self.rule = None
 
-    def corners(self, img, imgsz, conf):
+    def candidates(self, img):
         h, w = img.shape[:2]
-        return [(n, 0.9, b) for n, b in truth_boxes(self.labels_dir / (self.current + ".txt"), w, h)]
-
-
-class _Renamer:
-    """A 'classifier' that names every box by a fixed rule."""
-
-    def __init__(self, rule):
-        self.rule = rule
-
-    def classify(self, img, boxes):
-        return [self.rule(i) for i, _ in enumerate(boxes)]
-
-
-def _fake_detector(labels_dir, images, rule):
-    """A detector double for analyze.analyse: labelled boxes in, names from `rule`."""
-    impl = _FakeImpl(labels_dir)
-
-    class Det:
-        imgsz = 256
-        _impl = impl
-        classifier = _Renamer(rule)
-
-    truth = {}
-    for p in images:
-        img = cv2.imread(str(p))
-        truth[p.stem] = [n for n, _ in truth_boxes(labels_dir / (p.stem + ".txt"), img.shape[1], img.shape[0])]
-    return Det(), truth
+        return [(*self.rule(n), b) for n, b in truth_boxes(self.labels_dir / (self.current + ".txt"), w, h)]
 
 
 def test_analysis_counts_every_corner_and_finds_misreads(tmp_path, monkeypatch):
     images, labels = _labelled_folder(tmp_path)
-    det, truth = _fake_detector(labels, images, None)
+    det = _FakeDetector(labels)
+    truth = {}
+    for p in images:
+        img = cv2.imread(str(p))
+        truth[p.stem] = [n for n, _ in truth_boxes(labels / (p.stem + ".txt"), img.shape[1], img.shape[0])]
     real_imread = cv2.imread
 
     def imread(path, *a):
-        det._impl.current = Path(path).stem
+        det.current = Path(path).stem
         return real_imread(path, *a)
 
     monkeypatch.setattr(cv2, "imread", imread)
-    names = {}
 
-    def rule_right(i):  # the classifier reads every corner right
-        return (names["current"][i], 0.9)
+    def rule_right(n):  # the classifier reads every corner right
+        return (n, 0.9)
 
     def run(rule):
-        det.classifier = _Renamer(rule)
-        orig = det._impl.corners
-
-        def corners(img, imgsz, conf):
-            out = orig(img, imgsz, conf)
-            names["current"] = [n for n, _, _ in out]
-            return out
-
-        det._impl.corners = corners
-        try:
-            return analyze.analyse(det, images, labels, 0.5)
-        finally:
-            det._impl.corners = orig
+        det.rule = rule
+        return analyze.analyse(det, images, labels, 0.5)
 
     faces = sum(1 for v in truth.values() for n in v if n != "BACK")
     assert faces > 0
@@ -99,8 +69,7 @@ def test_analysis_counts_every_corner_and_finds_misreads(tmp_path, monkeypatch):
     assert right["outcomes"] == {"read": faces}
     assert right["false_cards"] == {} and not right["cards_missed_because"]
 
-    def swap_suit(i):  # clubs <-> spades, hearts <-> diamonds
-        n = names["current"][i]
+    def swap_suit(n):  # clubs <-> spades, hearts <-> diamonds
         if n[-1:] in "CSHD" and n not in ("BACK",):
             n = n[:-1] + {"C": "S", "S": "C", "H": "D", "D": "H"}[n[-1]]
         return (n, 0.9)

@@ -45,7 +45,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from common import REAL, ROOT, offline_ultralytics  # noqa: E402
-from evaluate import _iou, truth, truth_boxes  # noqa: E402
+from evaluate import images_of, iou, truth, truth_boxes  # noqa: E402
 
 RED = {"H", "D"}
 
@@ -109,16 +109,12 @@ def analyse(det, images: list[Path], labels_dir: Path, conf: float) -> dict:
         scale = det.imgsz / max(H, W)
         group = p.name.split("_")[0] if p.name.split("_")[0] in ("IMG", "WIN") else "synthetic"
         gts = [(n, b) for n, b in truth_boxes(labels_dir / (p.stem + ".txt"), W, H) if n != "BACK"]
-        cands = det._impl.corners(img, det.imgsz, vd.BOX_CONF)
-        cands = sorted(cands, key=lambda c: -c[1])[:vd.MAX_CANDIDATES]
-        if det.classifier is not None:
-            named = det.classifier.classify(img, [b for _, _, b in cands])
-            cands = [(nm, pr, b) for (_, _, b), (nm, pr) in zip(cands, named, strict=True)]
+        cands = det.candidates(img)
         corner_out = {}
         for i, (name, box) in enumerate(gts):
             best, bi = 0.0, None
             for j, (_, _, cb) in enumerate(cands):
-                o = _iou(box, cb)
+                o = iou(box, cb)
                 if o > best:
                     best, bi = o, j
             if best < 0.3:
@@ -166,7 +162,7 @@ def analyse(det, images: list[Path], labels_dir: Path, conf: float) -> dict:
                 continue
             hit = None
             for n, b in gts:
-                if any(_iou(cb, b) >= 0.3 for cb in c.corners):
+                if any(iou(cb, b) >= 0.3 for cb in c.corners):
                     hit = n
             reason = f"misread of {hit}" if hit else "no labelled corner there"
             card_false["misread of a labelled corner" if hit else "no labelled corner there"] += 1
@@ -244,10 +240,8 @@ def main(argv: list[str] | None = None) -> int:
     offline_ultralytics()
     from vision.detector import DEFAULT_CONF, Detector
 
-    data = Path(args.data)
-    img_dir = data / "images" / args.split if args.split else data / "images"
-    lab_dir = data / "labels" / args.split if args.split else data / "labels"
-    images = sorted(p for p in img_dir.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    images, lab_dir = images_of(Path(args.data), args.split)
+    img_dir = images[0].parent if images else Path(args.data)
     classifier = args.classifier
     if classifier == "auto":
         classifier = ROOT / "models" / ("cards-cls.onnx" if args.backend == "onnx" else "cards-cls.pt")

@@ -19,49 +19,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from common import REAL, ROOT, offline_ultralytics  # noqa: E402
-from evaluate import card_level, pipeline_map50, prf  # noqa: E402
+from evaluate import card_level, images_of, pipeline_map50, predictor, prf, run_raw  # noqa: E402
 
 THRESHOLDS = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95]
 DEFAULT_SETS = {"dev": (REAL / "dev", None), "heldout": (ROOT / "runs" / "data" / "synth_heldout", "val")}
 DEFAULT_CHOOSE = {"synth-val": (ROOT / "runs" / "data" / "synth", "val"), "real-val": (ROOT / "runs" / "data" / "real", "val")}
-
-
-def images_of(folder: Path, split: str | None) -> tuple[list[Path], Path]:
-    img_dir = folder / "images" / split if split else folder / "images"
-    lab_dir = folder / "labels" / split if split else folder / "labels"
-    return sorted(p for p in img_dir.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png")), lab_dir
-
-
-def run_raw(det, images: list[Path]) -> tuple[dict, dict, float]:
-    import cv2
-
-    raw, sizes = {}, {}
-    t0 = time.perf_counter()
-    for p in images:
-        img = cv2.imread(str(p))
-        sizes[p] = (img.shape[1], img.shape[0])
-        raw[p] = det.detect_corners(img)
-    return raw, sizes, (time.perf_counter() - t0) / max(1, len(images))
-
-
-PAIR_FLOOR = None  # --pair-floor: corners from this probability, cards kept by their noisy-or confidence
-
-
-def predictor(raw: dict, thr: float):
-    from vision.detector import merge_corners
-
-    def predict(p: Path) -> set[str]:
-        if PAIR_FLOOR is None:
-            return {c.card for c in merge_corners([c for c in raw[p] if c[1] >= thr]) if c.card != "BACK"}
-        cards = merge_corners([c for c in raw[p] if c[1] >= min(thr, PAIR_FLOOR)], combine="noisy_or")
-        return {c.card for c in cards if c.card != "BACK" and c.confidence >= thr}
-    return predict
 
 
 def fbeta(r: dict, beta: float = 0.5) -> float:
@@ -95,8 +62,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pair-floor", type=float, default=None,
                     help="keep corners from this probability and threshold cards on noisy-or pair confidence")
     args = ap.parse_args(argv)
-    global PAIR_FLOOR
-    PAIR_FLOOR = args.pair_floor
     offline_ultralytics()
     import vision.detector as vd
 
@@ -124,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
             for t in THRESHOLDS:
                 tp = fp = fn = 0
                 for k, (imgs, labs) in choose.items():
-                    r = card_level(imgs, labs, predictor(val_raw[k], t))["by_group"]["all"]
+                    r = card_level(imgs, labs, predictor(val_raw[k], t, args.pair_floor))["by_group"]["all"]
                     tp, fp, fn = tp + r["tp"], fp + r["fp"], fn + r["fn"]
                 sweep[t] = prf(tp, fp, fn)
             conf = max(THRESHOLDS, key=lambda t: (round(fbeta(sweep[t]), 4), t))
@@ -136,9 +101,9 @@ def main(argv: list[str] | None = None) -> int:
         # 2. the measured sets
         for k, (imgs, labs) in sets.items():
             raw, sizes, spi = run_raw(det, imgs)
-            cl = card_level(imgs, labs, predictor(raw, conf))["by_group"]
+            cl = card_level(imgs, labs, predictor(raw, conf, args.pair_floor))["by_group"]
             res[k] = {"cards": cl, "corner_map50": pipeline_map50(raw, sizes, labs), "seconds_per_image": round(spi, 4),
-                      "sweep": {str(t): card_level(imgs, labs, predictor(raw, t))["by_group"]["all"] for t in THRESHOLDS}}
+                      "sweep": {str(t): card_level(imgs, labs, predictor(raw, t, args.pair_floor))["by_group"]["all"] for t in THRESHOLDS}}
         results[name] = res
         print(name, json.dumps({k: (v["cards"]["all"] if isinstance(v, dict) and "cards" in v else v)
                                 for k, v in res.items() if k not in ("val_sweep",)}, indent=None), flush=True)

@@ -79,12 +79,45 @@ def truth_boxes(label_file: Path, w: int, h: int) -> list[tuple[str, tuple]]:
     return out
 
 
-def _iou(a, b) -> float:
+def iou(a, b) -> float:
     ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
     iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
     inter = ix * iy
     u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     return inter / u if u > 0 else 0.0
+
+
+def images_of(folder: Path, split: str | None = None) -> tuple[list[Path], Path]:
+    """The images of a YOLO-format folder (images/[split], labels/[split]) and its labels folder."""
+    img_dir = folder / "images" / split if split else folder / "images"
+    lab_dir = folder / "labels" / split if split else folder / "labels"
+    return sorted(p for p in img_dir.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png")), lab_dir
+
+
+def run_raw(det, images: list[Path]) -> tuple[dict, dict, float]:
+    """The detector's corner list per image, the image sizes, and the seconds per image."""
+    import cv2
+
+    raw, sizes = {}, {}
+    t0 = time.perf_counter()
+    for p in images:
+        img = cv2.imread(str(p))
+        sizes[p] = (img.shape[1], img.shape[0])
+        raw[p] = det.detect_corners(img)
+    return raw, sizes, (time.perf_counter() - t0) / max(1, len(images))
+
+
+def predictor(raw: dict, thr: float, pair_floor: float | None = None):
+    """Card identities per image from its raw corners at threshold `thr` (as `Detector.detect`).  With
+    `pair_floor`, corners are kept from that probability and cards by their noisy-or pair confidence."""
+    from vision.detector import merge_corners
+
+    def predict(p: Path) -> set[str]:
+        if pair_floor is None:
+            return {c.card for c in merge_corners([c for c in raw[p] if c[1] >= thr]) if c.card != "BACK"}
+        cards = merge_corners([c for c in raw[p] if c[1] >= min(thr, pair_floor)], combine="noisy_or")
+        return {c.card for c in cards if c.card != "BACK" and c.confidence >= thr}
+    return predict
 
 
 def pipeline_map50(raw: dict, sizes: dict, labels_dir: Path) -> float:
@@ -105,7 +138,7 @@ def pipeline_map50(raw: dict, sizes: dict, labels_dir: Path) -> float:
         for _score, p, box in sorted(dets.get(name, []), key=lambda d: -d[0]):
             best, hit = 0.5, None
             for g in per_img.get(p, []):
-                o = _iou(box, g[0])
+                o = iou(box, g[0])
                 if o >= best and not g[1]:
                     best, hit = o, g
             if hit is not None:
@@ -161,42 +194,22 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     offline_ultralytics()
     import vision.detector as vd
-    from vision.detector import DEFAULT_IMGSZ, Detector, merge_corners
+    from vision.detector import DEFAULT_CONF, DEFAULT_IMGSZ, Detector
 
     if args.box_conf is not None:
         vd.BOX_CONF = args.box_conf
 
-    data = Path(args.data)
-    img_dir = data / "images" / args.split if args.split else data / "images"
-    lab_dir = data / "labels" / args.split if args.split else data / "labels"
-    images = sorted(p for p in img_dir.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    images, lab_dir = images_of(Path(args.data), args.split)
+    img_dir = images[0].parent if images else Path(args.data)
     det = Detector(args.model, backend=args.backend, conf=0.05, imgsz=args.imgsz, classifier=args.classifier)
-    import cv2
-
-    raw, sizes = {}, {}
-    t0 = time.time()
-    for p in images:
-        img = cv2.imread(str(p))
-        sizes[p] = (img.shape[1], img.shape[0])
-        raw[p] = det.detect_corners(img)
-    elapsed = time.time() - t0
-
-    def predictor(thr: float):
-        def predict(p: Path) -> set[str]:
-            cards = merge_corners([c for c in raw[p] if c[1] >= thr])
-            return {c.card for c in cards if c.card != "BACK"}
-        return predict
-
-    from vision.detector import DEFAULT_CONF
-
+    raw, sizes, spi = run_raw(det, images)
     conf = DEFAULT_CONF if args.conf is None else args.conf
     result = {"model": str(args.model), "classifier": args.classifier, "backend": det.backend, "data": str(img_dir), "images": len(images),
-              "conf": conf, "imgsz": args.imgsz or DEFAULT_IMGSZ,
-              "seconds_per_image": round(elapsed / max(1, len(images)), 3)}
-    result["cards"] = card_level(images, lab_dir, predictor(conf))
+              "conf": conf, "imgsz": args.imgsz or DEFAULT_IMGSZ, "seconds_per_image": round(spi, 3)}
+    result["cards"] = card_level(images, lab_dir, predictor(raw, conf))
     result["detector_corner_map50"] = pipeline_map50(raw, sizes, lab_dir)
     if args.sweep:
-        result["sweep"] = {str(t): card_level(images, lab_dir, predictor(t))["by_group"]["all"]
+        result["sweep"] = {str(t): card_level(images, lab_dir, predictor(raw, t))["by_group"]["all"]
                            for t in (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6)}
     if not args.no_map and str(args.model).endswith(".pt"):
         result["corners"] = corner_map50(Path(args.model), img_dir, args.imgsz or DEFAULT_IMGSZ)

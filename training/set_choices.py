@@ -51,9 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"config": cfg, "state_dict": model.state_dict()}, out.with_suffix(".pt"))
-    train_classifier.CFG.clear()
-    train_classifier.CFG.update(cfg)
-    train_classifier.export_onnx(model, out.with_suffix(".onnx"))
+    train_classifier.export_onnx(model, out.with_suffix(".onnx"), cfg)
     print(f"wrote {out.with_suffix('.pt')} and {out.with_suffix('.onnx')} with {cfg}")
     return 0
 

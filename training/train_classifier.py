@@ -20,6 +20,9 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from evaluate import iou  # noqa: E402
+
 from vision.corner_classifier import CLASS_NAMES, CONFIGS, NONE, build_model, crop, load_checkpoint  # noqa: E402
 
 CFG = dict(CONFIGS["v1"])  # the crop convention in use (set from --arch in main)
@@ -34,14 +37,6 @@ def read_boxes(label: Path, w: int, h: int) -> list[tuple[int, tuple[float, floa
                 c, x, y, bw, bh = p
                 out.append((int(c), ((x - bw / 2) * w, (y - bh / 2) * h, (x + bw / 2) * w, (y + bh / 2) * h)))
     return out
-
-
-def iou(a, b) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / u if u > 0 else 0.0
 
 
 def _crop(img, box):
@@ -173,20 +168,22 @@ def augment(batch: np.ndarray, rng: np.random.Generator, strong: bool = False) -
     return out
 
 
-def export_onnx(model, path: Path) -> None:
-    """ONNX export (dynamic batch) with the crop convention in the metadata ("crop_config")."""
+def export_onnx(model, path: Path, cfg: dict | None = None) -> None:
+    """ONNX export (dynamic batch) with the crop convention `cfg` (default: the one in use) in the
+    metadata ("crop_config")."""
     import json
 
     import onnx
     import torch
 
-    size = CFG["size"]
+    cfg = CFG if cfg is None else cfg
+    size = cfg["size"]
     torch.onnx.export(model, torch.zeros(1, 3, size, size), str(path), input_names=["crops"],
                       output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=18,
                       dynamo=False)
     m = onnx.load(str(path))
     entry = m.metadata_props.add()
-    entry.key, entry.value = "crop_config", json.dumps(CFG)
+    entry.key, entry.value = "crop_config", json.dumps(cfg)
     onnx.save(m, str(path))
 
 

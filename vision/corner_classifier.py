@@ -141,10 +141,12 @@ class CornerClassifier:
         return [crop(img, b, c["size"], c["margin"], c["square"]) for b in boxes]
 
     def view_boxes(self, boxes) -> list[list]:
-        """The boxes read for each view: the box itself, then the `views` of the config (or of
-        `self.views`): (dx, dy, scale) shifts by a share of the box size and rescales about the
-        centre.  Reading a few framings and averaging tolerates a detector box that sits loose."""
-        views = getattr(self, "views", None) or self.config.get("views") or [(0.0, 0.0, 1.0)]
+        """The boxes read for each view of the config's `views` (default: the box itself): (dx, dy,
+        scale) shifts by a share of the box size and rescales about the centre.  Reading a few
+        framings and averaging tolerates a detector box that sits loose."""
+        views = self.config.get("views")
+        if not views:
+            return [list(boxes)]
         out = []
         for dx, dy, sc in views:
             vb = []

@@ -294,7 +294,6 @@ class Detector:
         self.weights = path
         self.backend = backend
         self.conf = DEFAULT_CONF if conf is None else float(conf)
-        self._conf_given = conf is not None
         self.imgsz = DEFAULT_IMGSZ if imgsz is None else int(imgsz)
         self._impl = _OnnxBackend(path) if backend == "onnx" else _TorchBackend(path)
         self.classifier = None
@@ -305,7 +304,7 @@ class Detector:
             from vision.corner_classifier import CornerClassifier
 
             self.classifier = CornerClassifier(Path(classifier), backend=backend)
-        if self.classifier is not None and not self._conf_given and "conf" in self.classifier.config:
+        if self.classifier is not None and conf is None and "conf" in self.classifier.config:
             self.conf = float(self.classifier.config["conf"])  # the threshold chosen with these weights (MODEL.md)
         names = self._impl.names
         names = [names[k] for k in sorted(names)] if isinstance(names, dict) else list(names)
@@ -314,22 +313,33 @@ class Detector:
             raise ValueError(f"{path.name} only finds corner indices (one class, {names[0]!r}); it needs the corner "
                              "classifier (cards-cls.onnx/.pt) to name them: pass classifier=PATH")
 
-    def detect_corners(self, frame_bgr: np.ndarray) -> list[tuple[str, float, Box]]:
-        """Raw corner-index detections: (class name, confidence, box in frame pixels)."""
+    @staticmethod
+    def _bgr(frame_bgr: np.ndarray) -> np.ndarray:
         if frame_bgr is None or not isinstance(frame_bgr, np.ndarray) or frame_bgr.ndim not in (2, 3):
             raise ValueError("detect() needs an image array (H×W×3 BGR)")
         if frame_bgr.ndim == 2:
             frame_bgr = np.repeat(frame_bgr[..., None], 3, axis=2)
         elif frame_bgr.shape[2] == 4:
             frame_bgr = frame_bgr[..., :3]
-        frame_bgr = np.ascontiguousarray(frame_bgr)
-        if self.classifier is None:
-            return self._impl.corners(frame_bgr, self.imgsz, self.conf)
+        return np.ascontiguousarray(frame_bgr)
+
+    def candidates(self, frame_bgr: np.ndarray) -> list[tuple[str, float, Box]]:
+        """Every YOLO box the classifier reads (from score `BOX_CONF`, the `MAX_CANDIDATES` best), with the
+        classifier's class and probability — "NONE" and low probabilities included (for failure analysis;
+        `detect_corners` keeps the confident corner indices).  Without a classifier: YOLO's own boxes."""
+        frame_bgr = self._bgr(frame_bgr)
         boxes = self._impl.corners(frame_bgr, self.imgsz, min(self.conf, BOX_CONF))
         boxes = sorted(boxes, key=lambda c: -c[1])[:MAX_CANDIDATES]
+        if self.classifier is None:
+            return boxes
         named = self.classifier.classify(frame_bgr, [b for _, _, b in boxes])
-        return [(name, p, b) for (_, _, b), (name, p) in zip(boxes, named, strict=True)
-                if name != "NONE" and p >= self.conf]
+        return [(name, p, b) for (_, _, b), (name, p) in zip(boxes, named, strict=True)]
+
+    def detect_corners(self, frame_bgr: np.ndarray) -> list[tuple[str, float, Box]]:
+        """Raw corner-index detections: (class name, confidence, box in frame pixels)."""
+        if self.classifier is None:
+            return self._impl.corners(self._bgr(frame_bgr), self.imgsz, self.conf)
+        return [(name, p, b) for name, p, b in self.candidates(frame_bgr) if name != "NONE" and p >= self.conf]
 
     def detect(self, frame_bgr: np.ndarray) -> list[CardDetection]:
         """One CardDetection per physical card (see `merge_corners`)."""
