@@ -25,7 +25,7 @@ from __future__ import annotations
 import copy
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -85,6 +85,14 @@ class Verdict(NamedTuple):
         if self.warnings:
             out["warnings"] = list(self.warnings)
         return out
+
+
+class _Plan(NamedTuple):
+    """What an accepted event will do: the event as logged, the change (not made yet), warnings for players."""
+
+    event: dict
+    commit: Callable[[], None]
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass
@@ -228,6 +236,29 @@ class Match:
 
     def apply(self, event: Any) -> Verdict:
         """Check and apply one event. Never raises for bad input; refused events change nothing."""
+        plan = self._plan(event)
+        if isinstance(plan, Verdict):
+            return plan
+        plan.commit()
+        self.events.append(plan.event)
+        return Verdict(True, warnings=plan.warnings)
+
+    def check(self, event: Any, *, after: Sequence[dict] = ()) -> Verdict:
+        """The verdict `apply(event)` would give, changing nothing (like python-chess's `is_legal` beside
+        `push`). With `after`: the verdict once those events were applied (on a copy; the first of them that
+        is refused gives its verdict)."""
+        if after:
+            trial = self.copy()
+            for ev in after:
+                v = trial.apply(ev)
+                if not v.ok:
+                    return v
+            return trial.check(event)
+        plan = self._plan(event)
+        return plan if isinstance(plan, Verdict) else Verdict(True, warnings=plan.warnings)
+
+    def _plan(self, event: Any) -> _Plan | Verdict:
+        """Validate one event without changing anything: its plan, or the refusal."""
         if not isinstance(event, dict):
             return Verdict(False, "bad_event", "an event must be a JSON object with a 'type'")
         etype = event.get("type")
@@ -238,12 +269,9 @@ class Match:
             return Verdict(False, "unknown_event",
                            f"unknown event type {etype!r}: expected one of {', '.join(self._handlers)}")
         try:
-            normalised = handler(self, event)
+            return handler(self, event)
         except Refusal as exc:
             return Verdict(False, exc.code, exc.message, exc.rule)
-        self.events.append(normalised)
-        warnings = tuple(normalised.pop("_warnings", ()))
-        return Verdict(True, warnings=warnings)
 
     def summary(self) -> dict:
         winner = self.match_winner
@@ -489,7 +517,7 @@ class Match:
         return False
 
     # ------------------------------------------------------------------ events
-    def _ev_deal(self, ev: dict) -> dict:
+    def _ev_deal(self, ev: dict) -> _Plan:
         if self.match_over:
             raise Refusal("match_over", f"the match is over: {self._winner_text()} won", "C-9")
         h = self.hand
@@ -531,17 +559,18 @@ class Match:
                 if c == JOKER and not self._mult[c]:
                     raise Refusal("joker_not_allowed", "this match is played without jokers", "C-1.1")
                 raise Refusal("duplicate_card", f"{describe(c)} appears {cnt} times in the deal", "C-11.2")
-        number = len(self.hands_done) + 1
-        self.hand = Hand(
-            number=number, dealer=d, current=(d + 1) % n, known=known, counts=[r.hand_size] * n, full_info=full,
-            stock=r.deck_size - n * r.hand_size - 1, discard=[up], has_melded=[False] * n,
-            has_played=[False] * n, floating=[False] * n)
         out = {"type": "deal", "dealer": self.players[d], "upcard": up}
         if norm_hands:
             out["hands"] = norm_hands
-        return out
 
-    def _ev_draw(self, ev: dict) -> dict:
+        def commit() -> None:
+            self.hand = Hand(
+                number=len(self.hands_done) + 1, dealer=d, current=(d + 1) % n, known=known,
+                counts=[r.hand_size] * n, full_info=full, stock=r.deck_size - n * r.hand_size - 1, discard=[up],
+                has_melded=[False] * n, has_played=[False] * n, floating=[False] * n)
+        return _Plan(out, commit)
+
+    def _ev_draw(self, ev: dict) -> _Plan:
         h = self._live_hand()
         p = self._player(ev)
         if p == h.current and h.phase == "play":
@@ -550,9 +579,11 @@ class Match:
         src = _need(ev, "from")
         out: dict[str, Any] = {"type": "draw", "player": self.players[p], "from": src}
         r = self.rules
+        warnings: tuple[str, ...] = ()
         if src == "stock":
             card = _card(ev["card"]) if ev.get("card") is not None else None
             recycle = False
+            top_turned = False
             if h.stock == 0:
                 if self._can_recycle_on_demand(h):
                     recycle = True
@@ -568,26 +599,30 @@ class Match:
                 if (seen + 1 > self._mult[card] and h.recycles and r.recycle_keeps_top and not recycle
                         and len(h.discard) == 1 and h.discard[0] == card):
                     # AMB-04 / G06: the players turned the whole pile over, top card included: warn, go on
-                    h.discard.pop()
-                    h.stock += 1
+                    top_turned = True
                     seen -= 1
-                    warning = (f"the top discard {describe(card)} should have stayed as the discard pile when "
-                               "the stock was recycled (BAS-8); it went into the stock")
-                    h.notes.append(warning)
-                    out["_warnings"] = [warning]
+                    warnings = (f"the top discard {describe(card)} should have stayed as the discard pile when "
+                                "the stock was recycled (BAS-8); it went into the stock",)
                 if seen + 1 > self._mult[card]:
                     raise Refusal("duplicate_card", f"{describe(card)} cannot be in the stock: the deck has "
                                   f"{self._mult[card]} and it is already accounted for", "C-11.2")
-            if recycle:
-                self._recycle(h)
-            h.stock -= 1
-            if h.stock == 0:
-                h.exhaustions += 1
-            h.counts[p] += 1
             if card is not None:
-                h.known[p][card] += 1
                 out["card"] = card
-            h.drew_from_stock = True
+
+            def take() -> None:
+                if top_turned:
+                    h.discard.pop()
+                    h.stock += 1
+                    h.notes.extend(warnings)
+                if recycle:
+                    self._recycle(h)
+                h.stock -= 1
+                if h.stock == 0:
+                    h.exhaustions += 1
+                h.counts[p] += 1
+                if card is not None:
+                    h.known[p][card] += 1
+                h.drew_from_stock = True
         elif src == "discard":
             if not h.discard:
                 raise Refusal("discard_empty", "the discard pile is empty", "C-3.1")
@@ -612,19 +647,24 @@ class Match:
                     raise Refusal("deep_card_unusable", f"{describe(card)} cannot be melded or laid off this turn, "
                                   "so it may not be taken from under other cards; put the cards back in order",
                                   "R500-4")
-            del h.discard[idx:]
-            h.known[p].update(taken)
-            h.counts[p] += len(taken)
-            h.taken = taken
-            h.single_taken = card if not deep else None
-            if must_use:
-                h.deep_card, h.deep_used = card, False
             out["card"] = card
+
+            def take() -> None:
+                del h.discard[idx:]
+                h.known[p].update(taken)
+                h.counts[p] += len(taken)
+                h.taken = taken
+                h.single_taken = card if not deep else None
+                if must_use:
+                    h.deep_card, h.deep_used = card, False
         else:
             raise Refusal("bad_event", f"'from' must be 'stock' or 'discard', not {src!r}")
-        h.phase = "play"
-        h.call_window = None
-        return out
+
+        def commit() -> None:
+            take()
+            h.phase = "play"
+            h.call_window = None
+        return _Plan(out, commit, warnings)
 
     def _usable(self, h: Hand, card: str, avail: Counter, table: bool = True) -> bool:
         """Can `card` be put on the table this turn with the cards in `avail` (R500-4, AMB-17)?"""
@@ -711,7 +751,7 @@ class Match:
         keep = ", keeping the top card" if r.recycle_keeps_top else ""
         h.notes.append(f"the stock ran out: the discard pile was {how} into a new stock of {len(moved)} cards{keep}")
 
-    def _ev_meld(self, ev: dict) -> dict:
+    def _ev_meld(self, ev: dict) -> _Plan:
         h, p = self._turn(ev, need_drawn=True)
         pcs = _played_list(_need(ev, "cards"))
         self._joker_checks(pcs)
@@ -727,15 +767,17 @@ class Match:
         except MeldProblem as exc:
             raise Refusal("invalid_meld", f"{describe_cards(physical)} is not a valid meld: {exc}") from None
         self._check_remaining(h, p, physical)
-        # commit
-        self._remove_from_hand(h, p, physical)
-        h.melds.append(Meld(len(h.melds) + 1, p, shape, {pc: p for pc in pcs}))
-        h.has_melded[p] = True
-        h.melds_this_turn += 1
-        self._after_play(h, p, physical, as_meld=True)
-        return {"type": "meld", "player": self.players[p], "cards": [pc.text() for pc in shape.cards]}
 
-    def _ev_lay_off(self, ev: dict) -> dict:
+        def commit() -> None:
+            self._remove_from_hand(h, p, physical)
+            h.melds.append(Meld(len(h.melds) + 1, p, shape, {pc: p for pc in pcs}))
+            h.has_melded[p] = True
+            h.melds_this_turn += 1
+            self._after_play(h, p, physical, as_meld=True)
+        return _Plan({"type": "meld", "player": self.players[p], "cards": [pc.text() for pc in shape.cards]},
+                     commit)
+
+    def _ev_lay_off(self, ev: dict) -> _Plan:
         h, p = self._turn(ev, need_drawn=True)
         pcs = _played_list(_need(ev, "cards"))
         self._joker_checks(pcs)
@@ -778,13 +820,15 @@ class Match:
                               "C-5.6")
             meld, new_shape = fits[0]
         self._check_remaining(h, p, physical)
-        # commit
-        self._remove_from_hand(h, p, physical)
-        meld.shape = new_shape
-        for pc in pcs:
-            meld.played_by[pc] = p
-        self._after_play(h, p, physical, as_meld=False)
-        return {"type": "lay_off", "player": self.players[p], "cards": [pc.text() for pc in pcs], "meld": meld.id}
+
+        def commit() -> None:
+            self._remove_from_hand(h, p, physical)
+            meld.shape = new_shape
+            for pc in pcs:
+                meld.played_by[pc] = p
+            self._after_play(h, p, physical, as_meld=False)
+        return _Plan({"type": "lay_off", "player": self.players[p], "cards": [pc.text() for pc in pcs],
+                      "meld": meld.id}, commit)
 
     def _check_call_play(self, h: Hand, physical: list[str], new_meld: bool) -> None:
         if h.call_claim is None:
@@ -810,7 +854,7 @@ class Match:
             else:
                 self._went_out(h, p)
 
-    def _ev_discard(self, ev: dict) -> dict:
+    def _ev_discard(self, ev: dict) -> _Plan:
         h, p = self._turn(ev, need_drawn=True)
         r = self.rules
         face_down = bool(ev.get("face_down", False))
@@ -838,24 +882,26 @@ class Match:
         if last and r.final_discard_must_be_unplayable and card is not None and self._can_lay_off(h, card):
             raise Refusal("discard_playable", f"{describe(card)} can be laid off on the table, so it cannot be the "
                           "card you go out with", "R500-8c")
-        # commit
         out: dict[str, Any] = {"type": "discard", "player": self.players[p]}
         if card is not None:
             out["card"] = card
-            self._remove_from_hand(h, p, [card])
-        else:
-            h.counts[p] -= 1
         if face_down:
             out["face_down"] = True
-        h.discard.append(card or "")
-        if h.counts[p] == 0:
-            if card is None:
-                h.facedown_pending = True
-            self._went_out(h, p)
-        else:
-            h.floating[p] = False
-            self._end_turn(h, p)
-        return out
+
+        def commit() -> None:
+            if card is not None:
+                self._remove_from_hand(h, p, [card])
+            else:
+                h.counts[p] -= 1
+            h.discard.append(card or "")
+            if h.counts[p] == 0:
+                if card is None:
+                    h.facedown_pending = True
+                self._went_out(h, p)
+            else:
+                h.floating[p] = False
+                self._end_turn(h, p)
+        return _Plan(out, commit)
 
     def _went_out(self, h: Hand, p: int) -> None:
         rummy = self.rules.going_rummy != "none" and not h.has_played[p]
@@ -1025,7 +1071,7 @@ class Match:
         w = self.match_winner
         return " and ".join(w) if isinstance(w, list) else str(w or "nobody")
 
-    def _ev_reveal(self, ev: dict) -> dict:
+    def _ev_reveal(self, ev: dict) -> _Plan:
         if self.hand is None or self.hand.phase != "over":
             if self.hand is None:
                 raise Refusal("no_hand_in_progress", "there is no finished hand waiting for cards to be shown",
@@ -1035,9 +1081,9 @@ class Match:
         p = self._player(ev)
         out: dict[str, Any] = {"type": "reveal", "player": self.players[p]}
         if p == h.winner and h.facedown_pending:
+            card = None
             if ev.get("trust"):
                 out["trust"] = True
-                h.facedown_pending = False
             else:
                 raw = _need(ev, "cards")
                 if not isinstance(raw, list) or len(raw) != 1:
@@ -1048,13 +1094,16 @@ class Match:
                 if taken == card:
                     raise Refusal("discard_just_taken", f"the face-down {describe(card)} was taken from the discard "
                                   "pile this turn: undo the discard and the last play", "C-6.2")
-                h.discard[-1] = card
                 out["cards"] = [card]
+
+            def show_facedown() -> None:
+                if card is not None:
+                    h.discard[-1] = card
                 h.facedown_pending = False
-            h.awaiting.discard(p)
-            if not h.awaiting:
-                self._score(h)
-            return out
+                h.awaiting.discard(p)
+                if not h.awaiting:
+                    self._score(h)
+            return _Plan(out, show_facedown)
         raw = _need(ev, "cards")
         if not isinstance(raw, list):
             raise Refusal("bad_event", "'cards' must be a list of cards")
@@ -1072,15 +1121,17 @@ class Match:
             self._check_available(h, extra.elements())
         if p not in h.awaiting and h.known[p] != shown:
             raise Refusal("reveal_not_needed", f"{self.players[p]}'s hand is already known", "C-11.4")
-        h.known[p] = shown
         out["cards"] = cards
-        if p in h.awaiting:
-            h.awaiting.discard(p)
-            if not h.awaiting and not h.facedown_pending:
-                self._score(h)
-        return out
 
-    def _ev_call_rummy(self, ev: dict) -> dict:
+        def commit() -> None:
+            h.known[p] = shown
+            if p in h.awaiting:
+                h.awaiting.discard(p)
+                if not h.awaiting and not h.facedown_pending:
+                    self._score(h)
+        return _Plan(out, commit)
+
+    def _ev_call_rummy(self, ev: dict) -> _Plan:
         r = self.rules
         if not r.rummy_call:
             raise Refusal("rummy_call_not_allowed", "calling Rummy! is not part of these rules", "R500-9")
@@ -1097,44 +1148,42 @@ class Match:
         if not (self._can_lay_off(h, card) or self._pile_meld(card, Counter(taken))):
             raise Refusal("rummy_call_invalid", f"{describe(card)} cannot be played without cards from the "
                           "caller's hand, so Rummy! does not apply", "R500-9")
-        del h.discard[idx:]
-        h.known[p].update(taken)
-        h.counts[p] += len(taken)
-        h.current, h.phase = p, "play"
-        h.taken = taken
-        h.single_taken = card if len(taken) == 1 else None
-        h.deep_card, h.deep_used, h.call_claim = card, False, card
-        h.call_window = None
-        return {"type": "call_rummy", "player": self.players[p], "card": card}
+
+        def commit() -> None:
+            del h.discard[idx:]
+            h.known[p].update(taken)
+            h.counts[p] += len(taken)
+            h.current, h.phase = p, "play"
+            h.taken = taken
+            h.single_taken = card if len(taken) == 1 else None
+            h.deep_card, h.deep_used, h.call_claim = card, False, card
+            h.call_window = None
+        return _Plan({"type": "call_rummy", "player": self.players[p], "card": card}, commit)
 
     def _pile_meld(self, card: str, pool: Counter) -> bool:
         """Do the claimed pile cards form a meld with `card` on their own (AMB-20)? Table melds don't count."""
         return self._usable(self.hand, card, pool, table=False)
 
-    def _ev_end_hand(self, ev: dict) -> dict:
+    def _ev_end_hand(self, ev: dict) -> _Plan:
         h = self._live_hand()
         r = self.rules
         reason = ev.get("reason")
         agreed = reason in ("stalemate", "agreed")
-        if r.scoring == "meld_minus_hand" and agreed and h.stock != 0:
-            # SD-3: the players agree to stop; Rummy 500 scores the hand normally
-            self._finish_hand(h, "stalemate", None, False)
-        elif r.scoring == "meld_minus_hand":
+        result = "stalemate"  # SD-3: in Rummy 500 an agreed stop is scored normally
+        if r.scoring == "meld_minus_hand" and not (agreed and h.stock != 0):
             if h.stock != 0:
                 raise Refusal("end_hand_not_allowed", "a Rummy 500 hand ends when someone goes out or the stock is "
                               f"empty ({h.stock} cards left)", "R500-10")
             if h.phase != "draw" and "end_hand" not in h.offers:
                 raise Refusal("end_hand_not_allowed", f"{self.players[h.current]} has already drawn: finish the "
                               "turn first", "R500-10")
-            self._finish_hand(h, "stock_empty", None, False)
-        else:
-            self._finish_hand(h, "stalemate", None, False)
+            result = "stock_empty"
         out: dict[str, Any] = {"type": "end_hand"}
         if reason is not None:
             out["reason"] = str(reason)
-        return out
+        return _Plan(out, lambda: self._finish_hand(h, result, None, False))
 
-    def _ev_hand_result(self, ev: dict) -> dict:
+    def _ev_hand_result(self, ev: dict) -> _Plan:
         """Quick scorekeeping (extension): a whole hand's outcome without its moves."""
         if self.match_over:
             raise Refusal("match_over", f"the match is over: {self._winner_text()} won", "C-9")
@@ -1201,9 +1250,11 @@ class Match:
             result = "out" if winner is not None else "stock_empty"
         if rummy:
             out["going_rummy"] = True
-        self.hand = None
-        self._record_hand(len(self.hands_done) + 1, d, winner, result, rummy, points, details)
-        return out
+
+        def commit() -> None:
+            self.hand = None
+            self._record_hand(len(self.hands_done) + 1, d, winner, result, rummy, points, details)
+        return _Plan(out, commit)
 
     _handlers = {
         "deal": _ev_deal, "draw": _ev_draw, "meld": _ev_meld, "lay_off": _ev_lay_off, "discard": _ev_discard,

@@ -88,7 +88,8 @@ class FlakyCamera:
     """A fake live camera: gives `n` frames per connection, then dies; the first reopens fail."""
 
     live = True
-    fps = 0
+    fps = play_fps = 0
+    skipped: list = []
 
     def __init__(self, log, n=5, fail_opens=2, stall=False):
         self.log, self.n, self.stall = log, n, stall

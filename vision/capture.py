@@ -20,27 +20,33 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 
 import numpy as np
+
+from vision.interfaces import FrameSource
+from vision.types import Frame
 
 log = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 
-LIVE, RECONNECTING, LOST, OFF = "live", "reconnecting", "lost", "off"
+
+class CameraState(StrEnum):
+    """How the camera is, for the dashboard (compares equal to its text)."""
+
+    LIVE = "live"
+    RECONNECTING = "reconnecting"
+    LOST = "lost"  # failing for a while, still retrying
+    OFF = "off"  # not started, stopped, or a recording that ended
+
+
+LIVE, RECONNECTING, LOST, OFF = CameraState
 
 
 class SourceError(Exception):
     """A source that cannot be opened (now)."""
-
-
-@dataclass
-class Frame:
-    index: int  # position in the source (files skipped as corrupt still count)
-    t: float  # seconds since the start of the source
-    image: np.ndarray  # BGR, uint8
 
 
 def decode_image_file(path: str | Path) -> tuple[np.ndarray | None, str]:
@@ -65,7 +71,7 @@ def decode_image_file(path: str | Path) -> tuple[np.ndarray | None, str]:
 
 
 class FolderSource:
-    """Images of a folder in name order, as frames at `fps`."""
+    """Images of a folder in name order, as frames at `fps` (a `FrameSource`)."""
 
     live = False
 
@@ -103,12 +109,14 @@ class FolderSource:
 
 
 class CvSource:
-    """A webcam index, a video file, or a stream URL, read through OpenCV."""
+    """A webcam index, a video file, or a stream URL, read through OpenCV (a `FrameSource`). A corrupt frame
+    is dropped, not listed in `skipped` (a video has no file names)."""
 
     def __init__(self, target: int | str):
         self.target = target
         self.live = isinstance(target, int) or "://" in str(target)
-        self.fps = 0.0
+        self.fps = 0.0  # known once opened (0 when the file does not say)
+        self.skipped: list[tuple[str, str]] = []
         self._cap = None
         self._index = 0
         self._shape = None
@@ -158,8 +166,12 @@ class CvSource:
             self._cap.release()
             self._cap = None
 
+    @property
+    def play_fps(self) -> float:
+        return self.fps
 
-def open_source(spec: str | int, fps: float = 10.0):
+
+def open_source(spec: str | int, fps: float = 10.0) -> FolderSource | CvSource:
     """A source object for a camera index ("0"), a folder, a video file or a URL (not yet opened)."""
     if isinstance(spec, int) or (isinstance(spec, str) and spec.strip().isdigit()):
         return CvSource(int(spec))
@@ -170,7 +182,7 @@ def open_source(spec: str | int, fps: float = 10.0):
     return CvSource(str(spec))
 
 
-def iter_frames(source) -> Iterator[Frame]:
+def iter_frames(source: FrameSource) -> Iterator[Frame]:
     """Every good frame of a recording, in order (opens and closes the source)."""
     source.open()
     try:
@@ -186,13 +198,14 @@ def iter_frames(source) -> Iterator[Frame]:
 class Capture:
     """Live capture: a thread keeps only the latest frame; a watchdog reconnects with capped back-off.
 
-    `source` is a source object (see `open_source`) or a factory returning one. Recordings (folders, files)
-    are played at their frame rate; with `loop=True` they start again at the end, else the state becomes
-    "off"."""
+    `source` is a source object (see `open_source`) or a factory returning one (sources are not callable).
+    Recordings (folders, files) are played at their frame rate; with `loop=True` they start again at the
+    end, else the state becomes "off"."""
 
-    def __init__(self, source, *, loop: bool = False, backoff: tuple[float, float] = (0.5, 8.0),
-                 lost_after: float = 10.0, stall_timeout: float = 5.0, clock: Callable[[], float] = time.monotonic):
-        self._factory = source if callable(source) and not hasattr(source, "open") else (lambda: source)
+    def __init__(self, source: FrameSource | Callable[[], FrameSource], *, loop: bool = False,
+                 backoff: tuple[float, float] = (0.5, 8.0), lost_after: float = 10.0, stall_timeout: float = 5.0,
+                 clock: Callable[[], float] = time.monotonic):
+        self._factory: Callable[[], FrameSource] = source if callable(source) else (lambda: source)
         self.loop = loop
         self.backoff_min, self.backoff_max = backoff
         self.lost_after = lost_after
@@ -204,12 +217,12 @@ class Capture:
         self._seq = 0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._src = None
+        self._src: FrameSource | None = None
         self._last_frame_at = 0.0
         self.reconnects = 0
 
     @property
-    def state(self) -> str:
+    def state(self) -> CameraState:
         return self._state
 
     def start(self) -> Capture:
@@ -269,7 +282,7 @@ class Capture:
             self._src = None
             if self._stop.is_set():
                 break
-            if ended and not getattr(src, "live", True):
+            if ended and not src.live:
                 if self.loop:
                     continue
                 self._state = OFF
@@ -281,11 +294,11 @@ class Capture:
                 break
         self._state = OFF
 
-    def _pump(self, src) -> bool:
+    def _pump(self, src: FrameSource) -> bool:
         """Reads frames until the source ends or fails. True when it ended (a recording's end, or a dead
         live source)."""
-        rate = getattr(src, "play_fps", None) or getattr(src, "fps", 0)
-        period = 1.0 / rate if not getattr(src, "live", True) and rate else 0.0
+        rate = src.play_fps
+        period = 1.0 / rate if not src.live and rate else 0.0
         next_at = self._clock()
         watchdog = threading.Thread(target=self._watch, args=(src,), daemon=True)
         self._last_frame_at = self._clock()
@@ -312,7 +325,7 @@ class Capture:
                     next_at = self._clock()
         return False
 
-    def _watch(self, src) -> None:
+    def _watch(self, src: FrameSource) -> None:
         """Closes a source that stopped delivering frames (a stalled stream), so `_pump` returns."""
         while not self._stop.is_set() and self._src is src:
             if self._clock() - self._last_frame_at > self.stall_timeout:

@@ -69,6 +69,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.interfaces import Detector
+from vision.types import CardDetection
+
 REASONS = ("first", "motion", "settle", "refresh")
 
 
@@ -210,9 +213,9 @@ class GatedDetector:
     (runs), `skipped`, `reasons` (runs by reason), `gate_s` (seconds spent in the gate itself); `ran`: whether
     the detector ran on the last frame."""
 
-    def __init__(self, detector, config: MotionConfig | None = None, keep: int | None = None):
-        if not hasattr(detector, "detect"):
-            raise TypeError("GatedDetector needs an object with detect(frame)")
+    def __init__(self, detector: Detector, config: MotionConfig | None = None, keep: int | None = None):
+        if not isinstance(detector, Detector):
+            raise TypeError("GatedDetector needs a detector: an object with detect(frame)")
         if keep is not None and keep < 1:
             raise ValueError(f"GatedDetector: keep must be at least 1 look, got {keep}")
         self.detector = detector
@@ -223,7 +226,7 @@ class GatedDetector:
         self.skipped = 0
         self.reasons = dict.fromkeys(REASONS, 0)
         self.gate_s = 0.0
-        self._looks: list[list] = []  # detections of the last looks at the picture as it is now
+        self._looks: list[list[CardDetection]] = []  # detections of the last looks at the picture as it is now
         self._turn = 0
         self.ran = False  # whether the detector ran on the last frame
 
@@ -240,7 +243,7 @@ class GatedDetector:
         self.gate.reset()
         self._looks, self._turn = [], 0
 
-    def detect(self, frame) -> list:
+    def detect(self, frame: np.ndarray) -> list[CardDetection]:
         t0 = time.perf_counter()
         run = self.gate.check(frame)  # raises ValueError on a bad frame
         self.gate_s += time.perf_counter() - t0

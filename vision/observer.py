@@ -29,9 +29,8 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from vision.interfaces import Outcome, Referee
 from vision.snapshot import TableSnapshot
-
-Outcome = dict
 
 
 def _physical(card: str) -> str:
@@ -49,10 +48,11 @@ class _Candidate:
 
 
 class Observer:
-    """Turns stable snapshots into referee events. `referee` is a `referee.Match` (or anything with
-    `apply(event) -> Verdict` and `public_state()`); `first_dealer` deals the first hand."""
+    """Turns stable snapshots into referee events. `referee` is a `referee.Match` or the dashboard's
+    `web_ui.camera.MatchReferee` (`vision.interfaces.Referee`): events are tried with its `check` and sent with
+    its `apply`; `first_dealer` deals the first hand."""
 
-    def __init__(self, referee, first_dealer: str, *, min_confidence: float = 0.75, auto_confirm: bool = False,
+    def __init__(self, referee: Referee, first_dealer: str, *, min_confidence: float = 0.75, auto_confirm: bool = False,
                  patience: int = 0):
         self.referee = referee
         self.patience = patience  # frames of an unchanged table an unsure or illegal event waits for
@@ -124,8 +124,8 @@ class Observer:
 
     def _apply(self, cand: _Candidate, proposed_id: int | None = None) -> Outcome:
         v = self.referee.apply(cand.event)
-        out = {"event": dict(cand.event), "ok": bool(v.ok), "code": getattr(v, "code", None),
-               "message": getattr(v, "message", "") or "", "proposed": False}
+        out = {"event": dict(cand.event), "ok": bool(v.ok), "code": v.code, "message": v.message or "",
+               "proposed": False}
         if proposed_id is not None:
             out["id"] = proposed_id
             out["confirmed"] = True
@@ -328,37 +328,30 @@ class Observer:
         if player not in players:
             return None
         nxt = players[(players.index(player) + 1) % len(players)]
-        copy = getattr(self.referee, "copy", None)
+        drawn = [] if cur.get("phase") != "draw" else [{"type": "draw", "player": player, "from": "stock"}]
         for owner, new, touched in new_groups:
             if owner != nxt or touched or len(new) < 3:
                 continue
             for x in new:
-                seq = [{"type": "discard", "player": player, "card": x},
-                       {"type": "draw", "player": nxt, "from": "discard"},
-                       {"type": "meld", "player": nxt, "cards": list(new)}]
-                if copy is not None:
-                    trial = copy()
-                    c0 = trial.public_state().get("current") or {}
-                    if c0.get("phase") == "draw":
-                        trial.apply({"type": "draw", "player": player, "from": "stock"})
-                    if not all(trial.apply(e).ok for e in seq):
-                        continue
-                return _Candidate(seq[0], 0.0, f"{player}'s discard was picked up before it was seen: {x}?", (x,))
+                seq = [*drawn, {"type": "discard", "player": player, "card": x},
+                       {"type": "draw", "player": nxt, "from": "discard"}]
+                if not self.referee.check({"type": "meld", "player": nxt, "cards": list(new)}, after=seq).ok:
+                    continue
+                return _Candidate(seq[len(drawn)], 0.0, f"{player}'s discard was picked up before it was seen: {x}?",
+                                  (x,))
         return None
 
     def _legal(self, ev: dict) -> bool:
         """Whether the referee would accept the event now, after the (hidden) draw if the turn has not seen one
-        yet: tried on a copy; True when the referee cannot be copied."""
-        copy = getattr(self.referee, "copy", None)
-        if copy is None:
-            return True
-        trial = copy()
-        cur = trial.public_state().get("current") or {}
+        yet (the referee's dry run: nothing changes)."""
+        cur = self.referee.public_state().get("current") or {}
+        after = []
         if cur.get("phase") == "draw":
             pile = cur.get("discard") or []
             taken = bool(pile) and _physical(pile[-1]) in {_physical(c) for c in ev.get("cards", [])}
-            trial.apply({"type": "draw", "player": cur.get("current_player"), "from": "discard" if taken else "stock"})
-        return bool(trial.apply(ev).ok)
+            after.append({"type": "draw", "player": cur.get("current_player"),
+                          "from": "discard" if taken else "stock"})
+        return self.referee.check(ev, after=after).ok
 
     def _ambiguous_layoff(self, ev: dict, ids: list[int], new: list[str]) -> _Candidate:
         """A group touching several melds: keep the melds the referee accepts the cards on."""

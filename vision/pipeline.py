@@ -22,13 +22,14 @@ from collections.abc import Callable
 
 import numpy as np
 
-from vision.capture import OFF, Capture, Frame
+from vision.capture import OFF, CameraState, Capture
+from vision.interfaces import Detector, FrameSource, Outcome, Referee
 from vision.layout import Calibration, FrameMapper, Layout
 from vision.motion import GatedDetector, MotionConfig
 from vision.observer import Observer
 from vision.snapshot import SnapshotConfig, TableSnapshot, build_snapshot
 from vision.stability import SnapshotGate, StabilityConfig, Stabilizer
-from vision.types import CardDetection
+from vision.types import CardDetection, Frame
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +42,7 @@ class TableTracker:
     `retune`); a `MotionConfig` to choose the gate's settings (kept as given); False to run the detector on
     every frame. `gated` is the wrapper (None without a gate), `detector` the detector itself."""
 
-    def __init__(self, layout: Layout, referee, first_dealer: str, detector, *, fps: float = 10.0,
+    def __init__(self, layout: Layout, referee: Referee, first_dealer: str, detector: Detector, *, fps: float = 10.0,
                  stability: StabilityConfig | None = None, min_confidence: float = 0.75, auto_confirm: bool = False,
                  calibrate_every: int = 15, motion_gate: bool | MotionConfig = True):
         self.layout = layout
@@ -69,7 +70,7 @@ class TableTracker:
         self.mapper: FrameMapper | None = None
 
     @property
-    def referee(self):
+    def referee(self) -> Referee:
         return self.observer.referee
 
     def retune(self, fps: float) -> None:
@@ -84,7 +85,7 @@ class TableTracker:
     def _motion_config(self, fps: float) -> MotionConfig:
         return MotionConfig.for_fps(fps, settle=max(1, self.stability.vote_window - 1))
 
-    def process(self, frame: Frame | np.ndarray) -> list[dict]:
+    def process(self, frame: Frame | np.ndarray) -> list[Outcome]:
         img = frame.image if isinstance(frame, Frame) else frame
         h, w = img.shape[:2]
         if self.calibration is not None and (self.frames % self.calibrate_every == 0
@@ -143,21 +144,24 @@ def annotate(img: np.ndarray, layout: Layout | None, mapper: FrameMapper | None,
 
 
 class Pipeline:
-    """Background camera pipeline for the dashboard.
+    """Background camera pipeline for the dashboard (a `vision.interfaces.CameraPipeline`).
 
     `source`: a capture source (see `vision.capture.open_source`) or a factory returning one.
-    `referee`: the match the events go to (a `referee.Match`, or any object with `apply` and `public_state`);
-    `detector`: anything with `detect(frame_bgr) -> list[CardDetection]` (default: `vision.detector.Detector`,
-    loaded lazily in the worker so the dashboard starts at once).
+    `referee`: the match the events go to (a `vision.interfaces.Referee`: a `referee.Match`, or the
+    dashboard's `web_ui.camera.MatchReferee`);
+    `detector`: a `vision.interfaces.Detector` (default: `vision.detector.Detector`, loaded lazily in the
+    worker so the dashboard starts at once). `detector_kind`: what the dashboard says it shows (None: not said).
     `motion_gate`: as `TableTracker`'s (default: the detector runs only when the picture changed).
     """
 
-    def __init__(self, source, layout: Layout, referee, first_dealer: str, *, detector=None, fps: float = 10.0,
-                 loop: bool = False, jpeg_quality: int = 75, min_confidence: float = 0.75, max_rate: float = 15.0,
-                 motion_gate: bool | MotionConfig = True):
+    def __init__(self, source: FrameSource | Callable[[], FrameSource], layout: Layout, referee: Referee,
+                 first_dealer: str, *, detector: Detector | None = None, fps: float = 10.0, loop: bool = False,
+                 jpeg_quality: int = 75, min_confidence: float = 0.75, max_rate: float = 15.0,
+                 motion_gate: bool | MotionConfig = True, detector_kind: str | None = None):
         self.layout = layout
         self.capture = Capture(source, loop=loop)
         self._detector = detector
+        self.detector_kind = detector_kind
         self._tracker: TableTracker | None = None
         self._referee = referee
         self._first_dealer = first_dealer
@@ -166,7 +170,7 @@ class Pipeline:
         self._motion_gate = motion_gate
         self._min_period = 1.0 / max_rate if max_rate else 0.0
         self._jpeg_quality = jpeg_quality
-        self._listeners: list[Callable[[dict], None]] = []
+        self._listeners: list[Callable[[Outcome], None]] = []
         self._lock = threading.Lock()
         self._jpeg: bytes | None = None
         self._jpeg_seq = -1
@@ -195,19 +199,19 @@ class Pipeline:
             self._thread.join(3)
 
     # ---- for the dashboard ----
-    def camera_state(self) -> str:
+    def camera_state(self) -> CameraState:
         if self._thread is None:
             return OFF
         return self.capture.state
 
-    def on_event(self, callback: Callable[[dict], None]) -> None:
+    def on_event(self, callback: Callable[[Outcome], None]) -> None:
         self._listeners.append(callback)
 
     def pending(self) -> list[dict]:
         t = self._tracker
         return t.observer.pending() if t else []
 
-    def confirm(self, pid: int) -> dict | None:
+    def confirm(self, pid: int) -> Outcome | None:
         t = self._tracker
         return t.observer.confirm(int(pid)) if t else None
 
@@ -216,10 +220,10 @@ class Pipeline:
         return t.observer.reject(int(pid)) if t else False
 
     @property
-    def referee(self):
+    def referee(self) -> Referee:
         return self._referee
 
-    def set_referee(self, referee, first_dealer: str | None = None) -> None:
+    def set_referee(self, referee: Referee, first_dealer: str | None = None) -> None:
         """Sends the camera's events to another match from now on (pending proposals are dropped); the table
         is compared with that match's state at the next stable change."""
         self._referee = referee
@@ -255,7 +259,7 @@ class Pipeline:
         return self._jpeg
 
     # ---- worker ----
-    def _emit(self, out: dict) -> None:
+    def _emit(self, out: Outcome) -> None:
         for cb in list(self._listeners):
             try:
                 cb(out)
@@ -364,8 +368,8 @@ def demo_pipeline(referee=None, detector: str | object = "auto", loop: bool = Tr
     # stability windows count frames of the recording, whatever speed it is played at
     rec_fps = float(info.get("fps", 5.0))
     pipe = Pipeline(lambda: FolderSource(DEMO_DIR / "frames", fps=rec_fps, play_fps=rate), layout, referee, dealer,
-                    detector=detector, fps=rec_fps, loop=loop, motion_gate=motion_gate)
-    pipe.detector_kind = kind  # "model", "oracle" or "given": for the dashboard to say what it shows
+                    detector=detector, fps=rec_fps, loop=loop, motion_gate=motion_gate,
+                    detector_kind=kind)  # "model", "oracle" or "given": for the dashboard to say what it shows
     return pipe, setup, dealer
 
 

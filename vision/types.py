@@ -1,8 +1,10 @@
-"""The one detection type that flows through every vision stage."""
+"""The data that flows through every vision stage: frames, and the one detection type."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+import numpy as np
 
 Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in pixels of the original frame
 
@@ -13,6 +15,15 @@ CORNER_CLASSES = (
     "9C", "9D", "9H", "9S", "AC", "AD", "AH", "AS", "BACK", "BLACK JOKER", "JC", "JD", "JH", "JS",
     "KC", "KD", "KH", "KS", "QC", "QD", "QH", "QS", "RED JOKER",
 )
+
+
+@dataclass
+class Frame:
+    """One picture of a frame source (vision/capture.py)."""
+
+    index: int  # position in the source (files skipped as corrupt still count)
+    t: float  # seconds since the start of the source
+    image: np.ndarray  # BGR, uint8
 
 
 @dataclass(frozen=True)

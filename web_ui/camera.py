@@ -11,14 +11,20 @@ Imported lazily: with no OpenCV, no model or no camera the dashboard is a manual
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
-from types import SimpleNamespace
+
+from referee import Verdict
 
 log = logging.getLogger(__name__)
 
+NO_MATCH = Verdict(False, "no_match", "No match is open.")
+
 
 class MatchReferee:
-    """`apply` / `public_state` of match ``mid`` (default: the match the camera watches now)."""
+    """The camera's referee (`vision.interfaces.Referee`): `apply`, `check` and `public_state` of match
+    ``mid`` (default: the match the camera watches now). `apply` stores the event and shows it like a manual
+    one; `check` asks the match's engine, changing nothing."""
 
     def __init__(self, live, mid: str | None = None):
         self.live = live
@@ -27,12 +33,20 @@ class MatchReferee:
     def _target(self) -> str | None:
         return self.mid or self.live.camera_target()
 
-    def apply(self, event):
+    def apply(self, event: dict) -> Verdict:
         mid = self._target()
         if mid is None:
-            return SimpleNamespace(ok=False, code="no_match", message="No match is open.", rule=None, warnings=())
+            return NO_MATCH
         verdict, _ = self.live.apply(mid, event, source="camera")
         return verdict
+
+    def check(self, event: dict, *, after: Sequence[dict] = ()) -> Verdict:
+        mid = self._target()
+        if mid is None:
+            return NO_MATCH
+        m = self.live.store.get(mid)
+        with m.lock:
+            return m.match.check(event, after=after)
 
     def public_state(self) -> dict:
         mid = self._target()

@@ -10,9 +10,12 @@ import json
 import logging
 import queue
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .store import NotFound
+
+if TYPE_CHECKING:
+    from vision.interfaces import CameraPipeline
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +40,7 @@ def sse_message(kind: str, data: dict, ident: int | None = None) -> bytes:
 
 
 class Live:
-    def __init__(self, app, store, hub, pipeline=None):
+    def __init__(self, app, store, hub, pipeline: CameraPipeline | None = None):
         self.app = app
         self.store = store
         self.hub = hub
@@ -83,10 +86,9 @@ class Live:
         return act
 
     # -- camera -------------------------------------------------------------------------------------
-    def attach(self, pipeline) -> None:
+    def attach(self, pipeline: CameraPipeline) -> None:
         self.pipeline = pipeline
-        if hasattr(pipeline, "on_event"):
-            pipeline.on_event(self.camera_event)
+        pipeline.on_event(self.camera_event)
 
     def camera_state(self) -> str:
         p = self.pipeline
@@ -122,7 +124,7 @@ class Live:
             return
         self.camera_match = mid
         p = self.pipeline
-        if p is not None and hasattr(p, "set_referee"):
+        if p is not None:
             from .camera import MatchReferee, first_dealer
 
             try:
@@ -163,7 +165,7 @@ class Live:
 
     def pending(self) -> list[dict]:
         p = self.pipeline
-        if p is not None and hasattr(p, "pending"):
+        if p is not None:
             try:
                 return list(p.pending())
             except Exception:
