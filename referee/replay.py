@@ -6,6 +6,7 @@ import json
 import sys
 from collections.abc import Iterable
 
+from . import strict_json
 from .engine import Match
 from .errors import SetupError
 
@@ -27,9 +28,9 @@ def replay_lines(source: Iterable[str]) -> dict:
     if not lines or not lines[0].strip():
         raise LogError("the log is empty: its first line must be a 'match' object")
     try:
-        setup = json.loads(lines[0])
-    except json.JSONDecodeError as exc:
-        raise LogError(f"line 1 is not valid JSON ({exc.msg})") from None
+        setup = strict_json.check_match_object(strict_json.loads(lines[0]))
+    except strict_json.StrictJSONError as exc:
+        raise LogError(f"line 1 is not a valid match: {exc.message} [{exc.code}]") from None
     try:
         match = Match(setup)
     except SetupError as exc:
@@ -42,9 +43,9 @@ def replay_lines(source: Iterable[str]) -> dict:
             events.append(entry)
             continue
         try:
-            event = json.loads(line)
-        except json.JSONDecodeError as exc:
-            entry.update(ok=False, code="bad_json", message=f"not valid JSON ({exc.msg} at column {exc.colno})")
+            event = strict_json.loads(line)
+        except strict_json.StrictJSONError as exc:
+            entry.update(ok=False, code=exc.code, message=exc.message)
             events.append(entry)
             continue
         verdict = match.apply(event)
@@ -96,5 +97,6 @@ def cli_replay(args) -> int:
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
     else:
-        print(format_text(result))
+        # names come from the log: never let them drive the terminal (escape sequences)
+        print(strict_json.terminal_safe(format_text(result)))
     return 0

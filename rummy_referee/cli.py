@@ -6,7 +6,38 @@ Each sub-command imports its package lazily, so `replay` works without loading O
 from __future__ import annotations
 
 import argparse
+import math
 import sys
+
+
+def _positive_fps(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--fps must be a number of frames per second, not {text!r}") from None
+    if not math.isfinite(v) or v <= 0 or v > 1000:
+        raise argparse.ArgumentTypeError(f"--fps must be more than 0 and at most 1000, not {text}")
+    return v
+
+
+def _port(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--port must be a whole number, not {text!r}") from None
+    if not 0 <= v <= 65535:
+        raise argparse.ArgumentTypeError(f"--port must be from 1 to 65535 (0: any free port), not {v}")
+    return v
+
+
+def _conf(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--conf must be a number from 0 to 1, not {text!r}") from None
+    if not (0.0 <= v <= 1.0):
+        raise argparse.ArgumentTypeError(f"--conf must be from 0 to 1, not {text}")
+    return v
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -22,14 +53,14 @@ def _build_parser() -> argparse.ArgumentParser:
     d.add_argument("--json", action="store_true", help="print JSON (the contract's format)")
     d.add_argument("--model", default=None, help="weights file (.pt or .onnx); default: the shipped model")
     d.add_argument("--backend", choices=["auto", "torch", "onnx"], default="auto")
-    d.add_argument("--conf", type=float, default=None, help="confidence threshold")
+    d.add_argument("--conf", type=_conf, default=None, help="confidence threshold (0..1)")
 
     t = sub.add_parser("track", help="infer the game log from a table recording")
     t.add_argument("source", help="video file, folder of images, camera index or stream URL")
     t.add_argument("--layout", required=True, help="LAYOUT.json: table zones")
     t.add_argument("--match", required=True, help="MATCH.json: a match object plus 'dealer'")
     t.add_argument("--log", required=True, help="where to write the inferred game log (JSON Lines)")
-    t.add_argument("--fps", type=float, default=10.0, help="frame rate of a folder of images")
+    t.add_argument("--fps", type=_positive_fps, default=10.0, help="frame rate of a folder of images")
     t.add_argument("--json", action="store_true", help="also print the replay result of the log")
     t.add_argument("--model", default=None, help="detector weights (default: the shipped model)")
     t.add_argument("--no-motion-gate", action="store_true",
@@ -37,7 +68,9 @@ def _build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("serve", help="start the dashboard")
     s.add_argument("--host", default="127.0.0.1")
-    s.add_argument("--port", type=int, default=5000)
+    s.add_argument("--port", type=_port, default=5000)
+    s.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="LAN mode: another name the dashboard answers to (repeatable; e.g. a DNS name)")
     s.add_argument("--db", default=None, help="SQLite file (default: in the user's data folder)")
     s.add_argument("--pin", default=None, help="PIN required for changes (required with a non-local host)")
     s.add_argument("--camera", default=None, help="camera source: index, video file, folder or URL")

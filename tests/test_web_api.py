@@ -22,18 +22,6 @@ HAND = [
 CONTRACT_KEYS = ("rules", "players", "events", "hands", "totals", "match_over", "match_winner")
 
 
-@pytest.fixture
-def app(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "m.db"), "TESTING": True})
-    yield app
-    app.extensions["rummy_store"].close()
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
 def new_match(client, setup=None, **extra) -> str:
     r = client.post("/api/matches", json={**(setup or SETUP), **extra})
     assert r.status_code == 201, r.get_json()

@@ -121,14 +121,18 @@ class Layout(BaseModel):
 
     @classmethod
     def load(cls, path: str | Path) -> Layout:
+        from referee.strict_json import StrictJSONError, loads
+
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            text = Path(path).read_bytes()
         except OSError as e:
             raise LayoutError(f"layout: cannot read {path}: {e.strerror or e}") from None
+        if len(text) > 1024 * 1024:
+            raise LayoutError(f"layout: {path} is too large to be a table layout")
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise LayoutError(f"layout: {path} is not valid JSON (line {e.lineno}: {e.msg})") from None
+            data = loads(text)
+        except StrictJSONError as e:
+            raise LayoutError(f"layout: {path} was refused: {e.message}") from None
         return cls.from_dict(data)
 
     def to_dict(self) -> dict:

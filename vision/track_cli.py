@@ -28,28 +28,36 @@ class InputError(Exception):
 def load_match(path: str | Path) -> tuple[dict, str]:
     """MATCH.json -> (the match object for the log, the first dealer)."""
     from referee import Match, SetupError
+    from referee.strict_json import StrictJSONError, check_match_object, loads
 
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        raw = Path(path).read_bytes()
     except OSError as e:
         raise InputError(f"match: cannot read {path}: {e.strerror or e}") from None
-    except json.JSONDecodeError as e:
-        raise InputError(f"match: {path} is not valid JSON (line {e.lineno}: {e.msg})") from None
+    if len(raw) > 1024 * 1024:
+        raise InputError(f"match: {path} is too large to be a match file")
+    try:
+        data = loads(raw)
+    except StrictJSONError as e:
+        raise InputError(f"match: {path} was refused: {e.message}") from None
     if not isinstance(data, dict):
         raise InputError("match: expected a JSON object (a match line plus 'dealer')")
     if data.get("type", "match") != "match":
-        raise InputError(f"match: 'type' must be 'match', got {data.get('type')!r}")
+        raise InputError(f"match: 'type' must be 'match', got {str(data.get('type'))[:40]!r}")
     setup = {"type": "match", **{k: v for k, v in data.items() if k not in ("type", "dealer")}}
     try:
+        check_match_object(setup)
         Match(setup)
+    except StrictJSONError as e:
+        raise InputError(f"match: {e.message}") from None
     except SetupError as e:
         raise InputError(f"match: {getattr(e, 'message', None) or e}") from None
     players = setup.get("players") or []
     dealer = data.get("dealer")
     if dealer is None:
         raise InputError("match: 'dealer' is missing (the dealer of the first hand)")
-    if dealer not in players:
-        raise InputError(f"match: dealer {dealer!r} is not one of the players {players}")
+    if not isinstance(dealer, str) or dealer not in players:
+        raise InputError(f"match: dealer {str(dealer)[:40]!r} is not one of the players {players}")
     return setup, dealer
 
 

@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import logging
-import os
 import secrets
 
 from flask import Flask, jsonify, render_template, request
@@ -19,15 +18,18 @@ from werkzeug.exceptions import HTTPException
 from . import security
 from .hub import Hub
 from .live import Live
-from .store import Store
+from .store import Store, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
 DEFAULTS = {
     "DATABASE": None,  # SQLite file; required (serve.py picks the user's data folder)
     "PIN": None,  # when set, every change needs it
-    "LOCAL_ONLY": True,  # listening on localhost only: check the Host header
-    "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,  # request bodies (a game log import) up to 2 MiB
+    "LOCAL_ONLY": True,  # listening on localhost only: only localhost names in the Host header
+    "ALLOWED_HOSTS": [],  # LAN mode: the names and addresses the dashboard answers to (serve.py fills it)
+    "DATABASE_LOCK": False,  # hold <DATABASE>.lock: a second server on the same file refuses to start
+    "MAX_IMPORT_BYTES": 2 * 1024 * 1024,  # a game log import up to 2 MiB
+    "MAX_CONTENT_LENGTH": 2 * 1024 * 1024 + 64 * 1024,  # any request body (the import plus its form)
     "MAX_EVENT_BYTES": 64 * 1024,  # one event
     "SSE_KEEPALIVE": 15.0,
     "CAMERA_SOURCES": [],  # what the new-match form offers
@@ -47,7 +49,7 @@ def create_app(test_config: dict | None = None, pipeline=None) -> Flask:
     app.json.sort_keys = False
     app.json.ensure_ascii = False
 
-    store = Store(app.config["DATABASE"])
+    store = Store(app.config["DATABASE"], lock=bool(app.config["DATABASE_LOCK"]))  # raises StoreError
     if not app.config.get("SECRET_KEY"):
         # kept in the database so sessions (PIN unlock, CSRF token) survive a restart
         app.config["SECRET_KEY"] = store.meta("secret_key", lambda: secrets.token_hex(32))
@@ -58,6 +60,8 @@ def create_app(test_config: dict | None = None, pipeline=None) -> Flask:
     app.extensions["rummy_hub"] = hub
     app.extensions["rummy_live"] = live
     app.extensions["rummy_pin_guard"] = security.PinGuard()
+    # a match that a screen or the camera watches stays in memory; the others are released
+    store.is_watched = lambda mid: hub.count(mid) > 0 or mid == live.camera_match
 
     from .api import bp as api_bp
     from .pages import bp as pages_bp
@@ -103,6 +107,13 @@ def create_app(test_config: dict | None = None, pipeline=None) -> Flask:
             return jsonify(ok=False, code=e.code, message=e.message), e.status
         return render_template("error.html", code=e.code, message=e.message, status=e.status), e.status
 
+    @app.errorhandler(StoreUnavailable)
+    def _unavailable(e: StoreUnavailable):
+        log.error("write failed on %s %s: %s", request.method, request.path, e.message)
+        if _wants_json():
+            return jsonify(ok=False, code="not_saved", message=e.message), 503
+        return render_template("error.html", code="not_saved", message=e.message, status=503), 503
+
     @app.errorhandler(HTTPException)
     def _http(e: HTTPException):
         code = (e.name or "error").lower().replace(" ", "_")
@@ -123,6 +134,4 @@ def create_app(test_config: dict | None = None, pipeline=None) -> Flask:
             return jsonify(ok=False, code="internal_error", message=message), 500
         return render_template("error.html", code="internal_error", message=message, status=500), 500
 
-    if os.environ.get("RUMMY_WEB_DEBUG_LOG"):
-        logging.basicConfig(level=logging.INFO)
     return app

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
+
+from referee import strict_json
 
 from . import engine
 from .store import NotFound
@@ -41,11 +42,9 @@ def _err(status: int, code: str, message: str, **more):
 def _json_body(limit: int | None = None):
     """(value, None) or (None, error response). Garbage is a 400 that says what is wrong."""
     limit = limit or current_app.config["MAX_EVENT_BYTES"]
-    if request.content_length is not None and request.content_length > limit:
-        return None, _err(413, "too_large", f"The body is larger than {limit} bytes.")
-    raw = request.get_data(cache=True)
-    if len(raw) > limit:
-        return None, _err(413, "too_large", f"The body is larger than {limit} bytes.")
+    raw, err = read_body(limit)
+    if err:
+        return None, err
     if not raw.strip():
         return None, _err(400, "empty_body", "The request has no body: send a JSON object.")
     try:
@@ -53,9 +52,19 @@ def _json_body(limit: int | None = None):
     except UnicodeDecodeError:
         return None, _err(400, "bad_encoding", "The body is not UTF-8 text.")
     try:
-        return json.loads(text), None
-    except ValueError as e:
-        return None, _err(400, "bad_json", f"The body is not valid JSON ({e}).")
+        return strict_json.loads(text), None
+    except strict_json.StrictJSONError as e:
+        return None, _err(400, e.code, f"The body was refused: {e.message}.")
+
+
+def read_body(limit: int):
+    """(bytes, None) or (None, 413 response). Holds for chunked bodies too: never reads past `limit`."""
+    if request.content_length is not None and request.content_length > limit:
+        return None, _err(413, "too_large", f"The body is larger than {limit} bytes.")
+    raw = request.stream.read(limit + 1)
+    if len(raw) > limit:
+        return None, _err(413, "too_large", f"The body is larger than {limit} bytes.")
+    return raw, None
 
 
 def _get_or_404(mid: str):
@@ -72,10 +81,16 @@ def _split_setup(body):
         return None, None, _err(422, "bad_setup", "The first object must have \"type\": \"match\".")
     setup = {k: v for k, v in body.items() if k not in EXTRA_KEYS}
     extra = {k: body[k] for k in EXTRA_KEYS if k in body}
+    try:
+        strict_json.check_match_object(setup)
+        if extra.get("title") is not None:
+            strict_json.check_name(extra["title"], "the match title", strict_json.MAX_TITLE)
+    except strict_json.StrictJSONError as e:
+        return None, None, _err(422, e.code, e.message[:1].upper() + e.message[1:] + ".")
     d = extra.get("dealer")
-    if d is not None and (not isinstance(body.get("players"), list) or d not in body["players"]):
-        return None, None, _err(422, "bad_dealer", f"The first dealer {d!r} is not one of the players.")
-    for k in ("camera", "layout", "title"):
+    if d is not None and (not isinstance(d, str) or d not in body["players"]):
+        return None, None, _err(422, "bad_dealer", f"The first dealer {str(d)[:40]!r} is not one of the players.")
+    for k in ("camera", "layout"):
         if k in extra and extra[k] is not None and (not isinstance(extra[k], str) or len(extra[k]) > 500):
             return None, None, _err(422, "bad_setup", f"'{k}' must be a short text.")
     return setup, extra, None
@@ -185,9 +200,9 @@ def import_text(text: str):
     if not lines:
         return {"ok": False, "code": "empty_log", "message": "The game log is empty."}, 422
     try:
-        first = json.loads(lines[0])
-    except ValueError as e:
-        return {"ok": False, "code": "bad_json", "message": f"Line 1 is not valid JSON ({e})."}, 422
+        first = strict_json.loads(lines[0])
+    except strict_json.StrictJSONError as e:
+        return {"ok": False, "code": e.code, "message": f"Line 1 was refused: {e.message}."}, 422
     setup, extra, err = _split_setup(first)
     if err:
         return err[0].get_json(), 422
@@ -195,9 +210,9 @@ def import_text(text: str):
     refused = []
     for i, ln in enumerate(lines[1:], start=2):
         try:
-            events.append((i, json.loads(ln)))
-        except ValueError as e:
-            refused.append({"line": i, "code": "bad_json", "message": f"Line {i} is not valid JSON ({e})."})
+            events.append((i, strict_json.loads(ln)))
+        except strict_json.StrictJSONError as e:  # refused and never stored: not even in the feed
+            refused.append({"line": i, "code": e.code, "message": f"Line {i} was refused: {e.message}."})
     try:
         live, more = _store().import_log(setup, extra, events)
     except engine.setup_error_type() as e:
@@ -210,10 +225,9 @@ def import_text(text: str):
 
 @bp.post("/matches/import")
 def import_log():
-    limit = current_app.config["MAX_CONTENT_LENGTH"]
-    raw = request.get_data(cache=True)
-    if len(raw) > limit:
-        return _err(413, "too_large", f"The log is larger than {limit} bytes.")
+    raw, err = read_body(current_app.config["MAX_IMPORT_BYTES"])
+    if err:
+        return err
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -27,7 +27,10 @@ def _store():
 
 @bp.get("/")
 def index():
-    mid = _store().last_match_id()
+    """The match this browser opened last, else the match changed last: a viewer elsewhere never steers it."""
+    mid = session.get("last_match")
+    if not (isinstance(mid, str) and _store().exists(mid)):
+        mid = _store().last_match_id()
     if mid:
         return redirect(url_for("pages.match", mid=mid))
     return redirect(url_for("pages.new"))
@@ -54,7 +57,11 @@ def import_form():
     if f is None or not f.filename:
         return render_template("matches.html", matches=_store().list_matches(), rule_names=RULE_NAMES,
                                error="Choose a game log file (.jsonl) first."), 400
-    raw = f.read(current_app.config["MAX_CONTENT_LENGTH"] + 1)
+    limit = current_app.config["MAX_IMPORT_BYTES"]
+    raw = f.read(limit + 1)
+    if len(raw) > limit:
+        return render_template("matches.html", matches=_store().list_matches(), rule_names=RULE_NAMES,
+                               error=f"That file is larger than {limit // (1024 * 1024)} MiB."), 413
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -75,7 +82,7 @@ def match(mid):
     except NotFound:
         return render_template("error.html", code="not_found", status=404,
                                message="There is no such match."), 404
-    _store().touch(mid)
+    session["last_match"] = mid  # this browser's own "last opened" (a cookie), not everyone's
     current_app.extensions["rummy_live"].follow(mid)
     return render_template("match.html", mid=mid, rules=live.match.setup.get("rules"), rule_names=RULE_NAMES,
                            short_names=SHORT_NAMES, title=live.extra.get("title"))

@@ -8,8 +8,11 @@
   another site cannot make the browser change a match.
 - With a PIN (required when listening beyond localhost) every change also needs the PIN: entered once
   on the unlock page (kept in the signed session cookie) or sent as ``X-Rummy-Pin``. Wrong PINs are
-  rate-limited per client address.
-- Host header check when listening on localhost only (against DNS rebinding).
+  limited per client address (5 a minute) and in all (``GLOBAL_LIMIT`` in ten minutes, whatever the
+  addresses): past the global budget only addresses with no wrong PIN of their own may still try, so
+  another address's lockout never refuses the right PIN, and many addresses cannot guess on.
+- Host header check (against DNS rebinding): localhost names when listening on localhost; in LAN mode
+  the addresses it serves on, this machine's names and those given with ``--allow-host``.
 """
 
 from __future__ import annotations
@@ -51,40 +54,73 @@ def pin_ok() -> bool:
 
 
 class PinGuard:
-    """Counts wrong PINs per client address: 5 per minute, then a pause."""
+    """Counts wrong PINs: per client address (`limit` per `window`), and in all (`global_limit` per
+    `global_window`).  Past the global budget an address that has guessed wrong recently may not try
+    again until it expires; an address with no recent wrong PIN still may (the right PIN of the host's
+    tablet is not refused because of someone else's guesses), but each of its wrong PINs blocks it."""
 
-    def __init__(self, limit: int = 5, window: float = 60.0):
+    def __init__(self, limit: int = 5, window: float = 60.0, global_limit: int = 30,
+                 global_window: float = 600.0):
         self.limit, self.window = limit, window
+        self.global_limit, self.global_window = global_limit, global_window
         self._fails: dict[str, list[float]] = {}
+        self._all: list[tuple[float, str]] = []
         self._lock = threading.Lock()
+
+    def _prune(self, now: float) -> None:
+        self._all = [(t, w) for t, w in self._all if now - t < self.global_window]
+        for who in list(self._fails):
+            fails = [t for t in self._fails[who] if now - t < max(self.window, self.global_window)]
+            if fails:
+                self._fails[who] = fails
+            else:
+                del self._fails[who]
 
     def blocked(self, who: str) -> bool:
         now = time.monotonic()
         with self._lock:
-            fails = [t for t in self._fails.get(who, []) if now - t < self.window]
-            self._fails[who] = fails
-            return len(fails) >= self.limit
+            self._prune(now)
+            mine = self._fails.get(who, [])
+            if sum(1 for t in mine if now - t < self.window) >= self.limit:
+                return True
+            # the global budget is spent: only addresses with no wrong PIN in the global window may try
+            return len(self._all) >= self.global_limit and bool(mine)
 
     def failed(self, who: str) -> None:
+        now = time.monotonic()
         with self._lock:
-            self._fails.setdefault(who, []).append(time.monotonic())
+            self._fails.setdefault(who, []).append(now)
+            self._all.append((now, who))
+            if len(self._all) > 10 * self.global_limit:  # bounded memory under a flood
+                del self._all[:-self.global_limit]
 
     def check(self, who: str, pin: str) -> bool:
         if self.blocked(who):
-            raise Refusal(429, "too_many_attempts", "Too many wrong PINs: wait a minute and try again.")
+            raise Refusal(429, "too_many_attempts", "Too many wrong PINs: wait a few minutes and try again.")
         ok = hmac.compare_digest(str(pin).encode(), str(current_app.config["PIN"]).encode())
         if not ok:
             self.failed(who)
         return ok
 
 
+def host_name(host: str) -> str:
+    """The name part of a Host header, lower case, without the port (IPv6 in brackets kept)."""
+    h = (host or "").strip().lower().rstrip(".")
+    if h.startswith("["):
+        return h[: h.index("]") + 1] if "]" in h else h
+    return h.rsplit(":", 1)[0] if h.count(":") == 1 else h
+
+
 def check_host() -> None:
-    if not current_app.config.get("LOCAL_ONLY"):
+    name = host_name(request.host)
+    if name in LOCAL_HOSTS:
         return
-    h = (request.host or "").lower()
-    name = h[: h.index("]") + 1] if h.startswith("[") and "]" in h else h.split(":")[0]
-    if name not in LOCAL_HOSTS:
+    if current_app.config.get("LOCAL_ONLY"):
         raise Refusal(403, "bad_host", "This dashboard only answers on localhost.")
+    allowed = {host_name(h) for h in current_app.config.get("ALLOWED_HOSTS") or ()}
+    if name not in allowed:
+        raise Refusal(403, "bad_host", "This dashboard does not answer to that address. Open it with the address "
+                                       "printed when it started (or start it with --allow-host NAME).")
 
 
 def _cross_origin() -> bool:

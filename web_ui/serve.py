@@ -2,18 +2,54 @@
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
 import secrets
+import socket
+import struct
 import sys
 import threading
 import webbrowser
-from pathlib import Path
 
 from . import create_app
 from .camera import attach_camera
+from .server import make_server
+from .store import StoreError
 
 LOCAL = {"127.0.0.1", "localhost", "::1"}
+ANY = {"0.0.0.0", "::", ""}
+
+
+def local_addresses() -> list[str]:
+    """This machine's IPv4 addresses (one per network interface, loopback left out); nothing is sent."""
+    out: list[str] = []
+    try:
+        names = [n for _, n in socket.if_nameindex()]
+    except OSError:
+        names = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        for name in names:
+            try:
+                packed = fcntl.ioctl(s.fileno(), 0x8915, struct.pack("256s", name[:15].encode()))  # SIOCGIFADDR
+            except OSError:
+                continue
+            addr = socket.inet_ntoa(packed[20:24])
+            if not addr.startswith("127.") and addr not in out:
+                out.append(addr)
+    return out
+
+
+def allowed_hosts(host: str, extra: list[str] | None = None) -> list[str]:
+    """The names the dashboard answers to in LAN mode (its Host check, against DNS rebinding)."""
+    names = set(LOCAL) | {h.strip().lower() for h in (extra or []) if h.strip()}
+    if host in ANY:
+        names |= set(local_addresses())
+        hn = socket.gethostname().lower()
+        names |= {hn, hn + ".local", hn + ".lan", hn + ".home"}
+    else:
+        names.add(host.lower())
+    return sorted(names)
 
 
 def default_db_path() -> str:
@@ -39,53 +75,64 @@ def cli_serve(args) -> int:
     if not os.environ.get("RUMMY_WEB_DEBUG_LOG"):
         logging.getLogger("werkzeug").setLevel(logging.WARNING)  # not one line per request and SSE poll
     host = args.host or "127.0.0.1"
-    port = int(args.port)
+    port = args.port
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        print(f"rummy-referee serve: --port must be a number from 1 to 65535, not {port!r}", file=sys.stderr)
+        return 2
     db = args.db or default_db_path()
     try:
         local, pin, generated = access(host, args.pin)
     except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(f"rummy-referee serve: {e}", file=sys.stderr)
+        return 2
+
+    config = {"DATABASE": db, "PIN": pin, "LOCAL_ONLY": local, "DATABASE_LOCK": True,
+              "ALLOWED_HOSTS": [] if local else allowed_hosts(host, getattr(args, "allow_host", None)),
+              "LAYOUTS": [args.layout] if getattr(args, "layout", None) else []}
+    try:
+        app = create_app(config)
+    except StoreError as e:
+        print(f"rummy-referee serve: {e}", file=sys.stderr)
         return 2
     if pin:
         print(f"Changes need the PIN {pin}" + (" (made up for this run; set one with --pin)" if generated else ""),
               flush=True)
-    Path(db).parent.mkdir(parents=True, exist_ok=True)
-
-    config = {"DATABASE": db, "PIN": pin, "LOCAL_ONLY": local,
-              "LAYOUTS": [args.layout] if getattr(args, "layout", None) else []}
-    app = create_app(config)
     camera = attach_camera(app, getattr(args, "camera", None), getattr(args, "layout", None),
                            getattr(args, "demo", False), motion_gate=not getattr(args, "no_motion_gate", False))
     pipeline = app.extensions["rummy_live"].pipeline
     if camera:
         print(f"Camera: {camera}", flush=True)
 
-    from werkzeug.serving import make_server
-
     try:
-        server = make_server(host, port, app, threaded=True)
-    except OSError as e:
-        print(f"error: cannot listen on {host}:{port}: {e}", file=sys.stderr)
+        server = make_server(app, host, port)
+    except (OSError, ValueError, OverflowError) as e:
+        print(f"rummy-referee serve: cannot listen on {host}:{port}: {e}", file=sys.stderr)
+        app.extensions["rummy_store"].close()
         return 2
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    url = f"http://{shown}:{server.server_port}/"
+    shown = "127.0.0.1" if host in ANY else host
+    url = f"http://{shown}:{server.port}/"
     print(f"Rummy Referee dashboard: {url}  (database: {db})", flush=True)
-    if host in ("0.0.0.0", "::"):
-        print("Open it from a tablet on the same network with this computer's address.", flush=True)
+    if host in ANY:
+        lan = [f"http://{a}:{server.port}/" for a in local_addresses()]
+        if lan:
+            print("On a tablet on the same network, open: " + "  or  ".join(lan), flush=True)
+        else:
+            print("Open it from a tablet on the same network with this computer's address.", flush=True)
     has_screen = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or sys.platform in ("darwin", "win32")
     if has_screen and not getattr(args, "no_browser", False):
         threading.Timer(0.8, lambda: webbrowser.open(url)).start()
     try:
-        if pipeline is not None and hasattr(pipeline, "start"):
+        if pipeline is not None:
             pipeline.start()
-        server.serve_forever()
+        server.run()
     except KeyboardInterrupt:
         pass
     finally:
-        if pipeline is not None and hasattr(pipeline, "stop"):
+        server.close()
+        if pipeline is not None:
             try:
                 pipeline.stop()
             except Exception:
-                pass
+                logging.getLogger(__name__).exception("stopping the camera")
         app.extensions["rummy_store"].close()
     return 0

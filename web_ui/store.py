@@ -18,14 +18,19 @@ it is on disk; an answer 200 never comes before.)
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import secrets
 import sqlite3
 import threading
 import time
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from referee.strict_json import scrub
 
 from . import engine
 
@@ -59,10 +64,34 @@ BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
 """
 
 ACTIVITY_KEEP = 30
+LIVE_CACHE = 8  # matches kept in memory that no screen and no camera watches (least recently used)
 
 
 class NotFound(LookupError):
     pass
+
+
+class StoreError(Exception):
+    """The database cannot be used at all (not a database, a folder, read-only, held by another server)."""
+
+
+class StoreUnavailable(Exception):
+    """A change could not be written (the disk is full or became read-only): nothing was changed."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
+def _load_json(text: str | None, default: Any = None) -> Any:
+    """Rows written before strict decoding may hold lone surrogates or NaN: shown scrubbed, never a crash."""
+    if text is None:
+        return default
+    return scrub(json.loads(text))
 
 
 @dataclass
@@ -150,38 +179,105 @@ def hand_details(events: list[dict]) -> list[dict]:
 
 
 class Store:
-    def __init__(self, path: str):
+    def __init__(self, path: str, lock: bool = False):
+        """Open (or create) the database and check at once that it can be written.  `lock`: hold
+        `<path>.lock` so that a second server on the same file refuses to start.  Raises StoreError."""
         self.path = path
+        self._lock_fd: int | None = None
         if path != ":memory:":
+            if os.path.isdir(path):
+                raise StoreError(f"{path} is a folder, not a database file")
             d = os.path.dirname(os.path.abspath(path))
-            os.makedirs(d, exist_ok=True)
-        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        # a small WAL that is checkpointed often is overwritten in place instead of growing: each
-        # commit's fsync then has no file-size change to journal (≈4x faster commits on ext4)
-        self._db.execute("PRAGMA wal_autocheckpoint=100")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
+            try:
+                os.makedirs(d, exist_ok=True)
+            except OSError as e:
+                raise StoreError(f"cannot make the folder {d}: {e.strerror or e}") from None
+            if lock:
+                self._take_lock(path)
+        try:
+            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            # a small WAL that is checkpointed often is overwritten in place instead of growing: each
+            # commit's fsync then has no file-size change to journal (≈4x faster commits on ext4)
+            self._db.execute("PRAGMA wal_autocheckpoint=100")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(SCHEMA)
+            # a database that can be read but not written is found now, not at the first change
+            self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('opened', ?)", (str(time.time()),))
+        except sqlite3.DatabaseError as e:
+            self._release_lock()
+            msg = str(e)
+            if "readonly" in msg or "read-only" in msg:
+                raise StoreError(f"the database {path} is read-only: changes could not be saved") from None
+            if "not a database" in msg or "malformed" in msg:
+                raise StoreError(f"{path} is not a Rummy Referee database (not an SQLite file)") from None
+            raise StoreError(f"cannot open the database {path}: {msg}") from None
         self._wlock = threading.Lock()  # one writer at a time on the shared connection
-        self._live: dict[str, LiveMatch] = {}
+        self._live: OrderedDict[str, LiveMatch] = OrderedDict()  # least recently used first
         self._live_lock = threading.Lock()
+        self.is_watched: Callable[[str], bool] = lambda mid: False  # set by the app: screens, camera
+
+    def _take_lock(self, path: str) -> None:
+        lock_path = path + ".lock"
+        try:
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise StoreError(f"cannot write next to the database ({lock_path}: {e.strerror or e}); "
+                             "is the folder read-only?") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise StoreError(f"another Rummy Referee server is already using {path}; stop it first or "
+                             "choose another file with --db") from None
+        self._lock_fd = fd
+
+    def _release_lock(self) -> None:
+        if self._lock_fd is not None:
+            try:
+                fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+                os.close(self._lock_fd)
+            finally:
+                self._lock_fd = None
 
     def close(self) -> None:
         with self._wlock:
             self._db.close()
+        self._release_lock()
+
+    def _write(self, sql_rows: list[tuple[str, tuple]]) -> None:
+        """Run these statements as one transaction (one fsync).  A disk that is full or read-only is a
+        StoreUnavailable that says so; nothing is changed then."""
+        with self._wlock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    for sql, row in sql_rows:
+                        self._db.execute(sql, row)
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+            except sqlite3.OperationalError as e:
+                msg = str(e)
+                if "readonly" in msg or "read-only" in msg:
+                    raise StoreUnavailable("The change could not be saved: the database has become read-only.") from None
+                if "full" in msg:
+                    raise StoreUnavailable("The change could not be saved: the disk is full.") from None
+                raise StoreUnavailable(f"The change could not be saved ({msg}).") from None
 
     # -- meta ---------------------------------------------------------------------------------------
     def meta(self, key: str, default_factory=None) -> str | None:
         with self._wlock:
             row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-            if row:
-                return row[0]
-            if default_factory is None:
-                return None
-            value = default_factory()
-            self._db.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (key, value))
-            return value
+        if row:
+            return row[0]
+        if default_factory is None:
+            return None
+        self._write([("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", (key, default_factory()))])
+        with self._wlock:
+            return self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0]
 
     # -- matches ------------------------------------------------------------------------------------
     def create_match(self, setup: dict, extra: dict | None = None) -> LiveMatch:
@@ -189,14 +285,10 @@ class Store:
         m = engine.new_match(setup)
         mid = secrets.token_hex(6)
         now = time.time()
-        with self._wlock:
-            self._db.execute(
-                "INSERT INTO matches (id, setup, created, opened, extra) VALUES (?, ?, ?, ?, ?)",
-                (mid, json.dumps(m.setup), now, now, json.dumps(extra or {})),
-            )
+        self._write([("INSERT INTO matches (id, setup, created, opened, extra) VALUES (?, ?, ?, ?, ?)",
+                      (mid, _dump(m.setup), now, now, _dump(extra or {})))])
         live = LiveMatch(id=mid, match=m, created=now, opened=now, extra=dict(extra or {}))
-        with self._live_lock:
-            self._live[mid] = live
+        self._keep(live)
         return live
 
     def list_matches(self) -> list[dict]:
@@ -209,8 +301,8 @@ class Store:
             ).fetchall()
         out = []
         for mid, setup, created, opened, extra, n_events, last in rows:
-            s = json.loads(setup)
-            title = json.loads(extra or "{}").get("title")
+            s = _load_json(setup, {})
+            title = _load_json(extra, {}).get("title")
             out.append({"id": mid, "rules": s.get("rules"), "players": s.get("players"), "title": title,
                         "created": created, "opened": opened, "moves": n_events, "last_change": last or created})
         return out
@@ -222,19 +314,46 @@ class Store:
             ).fetchone()
         return row[0] if row else None
 
-    def touch(self, mid: str) -> None:
-        """Remember ``mid`` as the match opened last (it opens by default)."""
+    def exists(self, mid: str) -> bool:
         with self._wlock:
-            self._db.execute("UPDATE matches SET opened = ? WHERE id = ?", (time.time(), mid))
+            return self._db.execute("SELECT 1 FROM matches WHERE id = ?", (mid,)).fetchone() is not None
 
     def get(self, mid: str) -> LiveMatch:
         with self._live_lock:
             live = self._live.get(mid)
             if live is not None:
+                self._live.move_to_end(mid)
                 return live
         live = self._load(mid)
         with self._live_lock:
-            return self._live.setdefault(mid, live)
+            kept = self._live.setdefault(mid, live)
+        self._release_unwatched()
+        return kept
+
+    def _keep(self, live: LiveMatch) -> None:
+        with self._live_lock:
+            self._live[live.id] = live
+        self._release_unwatched()
+
+    def cached(self) -> list[str]:
+        """The matches held in memory now (least recently used first)."""
+        with self._live_lock:
+            return list(self._live)
+
+    def _release_unwatched(self) -> None:
+        """Keep at most LIVE_CACHE matches that nobody watches in memory; the others are rebuilt from the
+        disk when next asked for.  A match being written is left alone (its write lock is held)."""
+        with self._live_lock:
+            idle = [mid for mid in self._live if not self.is_watched(mid)]
+            for mid in idle[:max(0, len(idle) - LIVE_CACHE)]:
+                live = self._live[mid]
+                if not live.write_lock.acquire(blocking=False):
+                    continue
+                try:
+                    live.broken = True  # a writer holding it fetches the match again (see _writer)
+                    del self._live[mid]
+                finally:
+                    live.write_lock.release()
 
     def _load(self, mid: str) -> LiveMatch:
         if not isinstance(mid, str) or not mid or len(mid) > 64:
@@ -255,14 +374,14 @@ class Store:
         version = 0
         for seq, status, body, code, message, source, at in rows:
             version = seq
-            ev = json.loads(body)
+            ev = _load_json(body)
             if status == "accepted":
                 accepted.append(ev)
             elif status == "undo" and accepted:
                 accepted.pop()
             activity.append(Activity(seq, status, ev, code, message, source, at))
-        m = engine.rebuild(json.loads(setup), accepted)
-        return LiveMatch(id=mid, match=m, created=created, opened=opened, extra=json.loads(extra or "{}"),
+        m = engine.rebuild(_load_json(setup, {}), accepted)
+        return LiveMatch(id=mid, match=m, created=created, opened=opened, extra=_load_json(extra, {}),
                          version=version, activity=activity[-ACTIVITY_KEEP:])
 
     # -- events -------------------------------------------------------------------------------------
@@ -276,14 +395,14 @@ class Store:
         return act
 
     def _insert(self, mid: str, act: Activity) -> None:
-        """Write one row and commit: on disk when this returns (synchronous=FULL)."""
-        with self._wlock:
-            self._db.execute(
-                "INSERT INTO events (match_id, seq, status, body, code, message, source, created) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (mid, act.seq, act.status, json.dumps(act.event, ensure_ascii=False), act.code, act.message,
-                 act.source, act.at),
-            )
+        """Write one row and commit: on disk when this returns (synchronous=FULL).  The match's
+        `opened` time is its last change: `/` opens the match changed last."""
+        self._write([
+            ("INSERT INTO events (match_id, seq, status, body, code, message, source, created) "
+             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+             (mid, act.seq, act.status, _dump(act.event), act.code, act.message, act.source, act.at)),
+            ("UPDATE matches SET opened = ? WHERE id = ?", (act.at, mid)),
+        ])
 
     def _forget(self, live: LiveMatch) -> None:
         """The in-memory match is no longer what the disk says: the next request rebuilds it."""
@@ -367,26 +486,13 @@ class Store:
             else:
                 rows.append(("refused", ev, v.code, v.message))
                 refused.append({"line": line, "code": v.code, "message": v.message})
-        with self._wlock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.execute(
-                    "INSERT INTO matches (id, setup, created, opened, extra) VALUES (?, ?, ?, ?, ?)",
-                    (mid, json.dumps(m.setup), now, now, json.dumps(extra or {})),
-                )
-                self._db.executemany(
-                    "INSERT INTO events (match_id, seq, status, body, code, message, source, created) "
-                    "VALUES (?, ?, ?, ?, ?, ?, 'import', ?)",
-                    [(mid, i + 1, st, json.dumps(ev, ensure_ascii=False), c, msg, now)
-                     for i, (st, ev, c, msg) in enumerate(rows)],
-                )
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+        ins = ("INSERT INTO events (match_id, seq, status, body, code, message, source, created) "
+               "VALUES (?, ?, ?, ?, ?, ?, 'import', ?)")
+        self._write([("INSERT INTO matches (id, setup, created, opened, extra) VALUES (?, ?, ?, ?, ?)",
+                      (mid, _dump(m.setup), now, now, _dump(extra or {})))]
+                    + [(ins, (mid, i + 1, st, _dump(ev), c, msg, now)) for i, (st, ev, c, msg) in enumerate(rows)])
         live = LiveMatch(id=mid, match=m, created=now, opened=now, extra=dict(extra or {}), version=len(rows),
                          activity=[Activity(i + 1, st, ev, c, msg, "import", now)
                                    for i, (st, ev, c, msg) in enumerate(rows)][-ACTIVITY_KEEP:])
-        with self._live_lock:
-            self._live[mid] = live
+        self._keep(live)
         return live, refused

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import queue
+import threading
 import time
 
 from flask import Blueprint, Response, abort, current_app, jsonify
@@ -13,6 +14,37 @@ from .store import NotFound
 bp = Blueprint("stream", __name__)
 
 MJPEG_FPS = 10
+
+
+class StreamSlots:
+    """Counts the live streams (each holds a server thread): at most MAX_STREAMS (set by web_ui/server.py)."""
+
+    def __init__(self):
+        self.open = 0
+        self._lock = threading.Lock()
+
+    def take(self, limit: int | None) -> bool:
+        with self._lock:
+            if limit is not None and self.open >= limit:
+                return False
+            self.open += 1
+            return True
+
+    def give_back(self) -> None:
+        with self._lock:
+            self.open -= 1
+
+
+def _slots() -> StreamSlots:
+    return current_app.extensions.setdefault("rummy_stream_slots", StreamSlots())
+
+
+def _busy():
+    resp = jsonify(ok=False, code="too_many_screens",
+                   message="Too many screens are following matches right now; this one retries shortly.")
+    resp.status_code = 503
+    resp.headers["Retry-After"] = "5"
+    return resp
 
 
 @bp.get("/api/matches/<mid>/stream")
@@ -26,25 +58,31 @@ def match_stream(mid):
         live = store.get(mid)
     except NotFound:
         abort(404)
+    slots = _slots()
+    if not slots.take(current_app.config.get("MAX_STREAMS")):
+        return _busy()
     q = hub.subscribe(mid)
     st = live.state()
     first = sse_message("state", {"version": st["version"], "change": None, "state": screen_state(st)}, st["version"])
 
     def gen():
-        try:
-            yield b"retry: 2000\n" + first
-            while True:
-                try:
-                    msg = q.get(timeout=keepalive)
-                except queue.Empty:
-                    yield b": keep-alive\n\n"
-                    continue
-                yield msg
-        finally:
-            hub.unsubscribe(mid, q)
+        yield b"retry: 2000\n" + first
+        while True:
+            try:
+                msg = q.get(timeout=keepalive)
+            except queue.Empty:
+                yield b": keep-alive\n\n"
+                continue
+            yield msg
 
-    return Response(gen(), mimetype="text/event-stream",
+    def done():  # called when the response is closed, whether or not it was ever read
+        hub.unsubscribe(mid, q)
+        slots.give_back()
+
+    resp = Response(gen(), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    resp.call_on_close(done)
+    return resp
 
 
 @bp.get("/camera.mjpg")
@@ -52,6 +90,9 @@ def camera_mjpeg():
     live = current_app.extensions["rummy_live"]
     if live.pipeline is None:
         return jsonify(ok=False, code="no_camera", message="No camera is connected."), 503
+    slots = _slots()
+    if not slots.take(current_app.config.get("MAX_STREAMS")):
+        return _busy()
 
     def gen():
         last = None
@@ -71,8 +112,10 @@ def camera_mjpeg():
                            + str(len(last)).encode() + b"\r\n\r\n" + last + b"\r\n")
             time.sleep(1.0 / MJPEG_FPS)
 
-    return Response(gen(), mimetype="multipart/x-mixed-replace; boundary=frame",
+    resp = Response(gen(), mimetype="multipart/x-mixed-replace; boundary=frame",
                     headers={"Cache-Control": "no-cache"})
+    resp.call_on_close(slots.give_back)
+    return resp
 
 
 @bp.get("/camera.jpg")

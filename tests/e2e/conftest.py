@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
 from pathlib import Path
 
 import pytest
@@ -26,18 +25,11 @@ def chromium_path() -> str | None:
 
 
 def _serve(config: dict):
-    """A real dashboard server on a free 127.0.0.1 port, in a thread: yields (base URL, app)."""
-    from werkzeug.serving import make_server
+    """A real dashboard server (the production one) on a free 127.0.0.1 port, in a thread: yields (base URL, app)."""
+    from tests.conftest import running_server
 
-    from web_ui import create_app
-
-    app = create_app(config)
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    t = threading.Thread(target=srv.serve_forever, daemon=True)
-    t.start()
-    yield f"http://127.0.0.1:{srv.server_port}", app
-    srv.shutdown()
-    app.extensions["rummy_store"].close()
+    with running_server(config) as (url, app):
+        yield url, app
 
 
 @pytest.fixture
