@@ -358,18 +358,24 @@ class Simulator:
         return out
 
 
+def hidden_event(ev: dict) -> dict:
+    """A full-information event as a real table's referee gets it (hidden hands): a `deal` without the
+    dealt hands, a stock draw without its card."""
+    ev = dict(ev)
+    if ev.get("type") == "deal":
+        ev.pop("hands", None)
+    elif ev.get("type") == "draw" and ev.get("from") == "stock":
+        ev.pop("card", None)
+    return ev
+
+
 def hidden_log(sim: Simulator) -> list[dict]:
     """The same game as a real table sees it: no dealt hands, no stock cards, reveals after each hand."""
     ends = {idx: num for num, idx in sim.hand_end_index}
     scoring = sim.match.rules.scoring
     out: list[dict] = [dict(sim.setup)]
     for i, ev in enumerate(sim.log, start=1):
-        ev = dict(ev)
-        if ev["type"] == "deal":
-            ev.pop("hands", None)
-        elif ev["type"] == "draw" and ev.get("from") == "stock":
-            ev.pop("card", None)
-        out.append(ev)
+        out.append(hidden_event(ev))
         if i in ends:
             num = ends[i]
             record = sim.match.hands_done[num - 1] if num - 1 < len(sim.match.hands_done) else None

@@ -237,7 +237,7 @@ def test_table_tracker_gates_its_detector_by_default():
     from referee import Match
     from vision.layout import Layout
     from vision.pipeline import TableTracker
-    from vision.recording import layout_dict
+    from vision.synth.recording import layout_dict
 
     players = ["Ana", "Ben", "Cleo"]
     rng = np.random.default_rng(8)

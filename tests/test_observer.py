@@ -5,8 +5,8 @@ import pytest
 
 from referee import Match, replay_lines
 from vision.observer import Observer
-from vision.recording import Table, script_hand
 from vision.snapshot import Group, TableSnapshot
+from vision.synth.scripted_hands import Table, script_hand
 
 PLAYERS = ["Ana", "Ben", "Cleo"]
 MATCH = {"type": "match", "rules": "basic", "players": PLAYERS}

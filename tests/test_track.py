@@ -12,7 +12,8 @@ import pytest
 
 from referee import replay_lines
 from rummy_referee.cli import main
-from vision.recording import DEMO_DIR, TruthDetector
+from vision.demo import DEMO_DIR
+from vision.oracle import TruthDetector
 
 EXPECTED = [line for line in (DEMO_DIR / "expected.jsonl").read_text().splitlines() if line]
 
@@ -93,7 +94,7 @@ def test_missing_source_exits_2(tmp_path, capsys, with_oracle):
 def test_live_pipeline_on_the_demo(oracle):
     """The demo played as a camera: the events applied live follow the scripted log. The pipeline keeps only
     the latest frame, so on a busy machine it may skip frames: the test asks for a prefix of the game."""
-    from vision.pipeline import demo_pipeline
+    from vision.demo import demo_pipeline
 
     oracle.rng = np.random.default_rng(1)
     pipe, setup, dealer = demo_pipeline(detector=oracle, loop=False, fps=12)

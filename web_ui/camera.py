@@ -78,8 +78,9 @@ def attach_camera(app, source: str | None, layout: str | None, demo: bool, detec
     ref = MatchReferee(live)
     try:
         if demo and not source:
-            pipe, setup, dealer = vp.demo_pipeline(referee=ref, detector=detector, loop=False,
-                                                    motion_gate=motion_gate)
+            from vision.demo import demo_pipeline
+
+            pipe, setup, dealer = demo_pipeline(referee=ref, detector=detector, loop=False, motion_gate=motion_gate)
             m = store.create_match(setup, {"dealer": dealer, "camera": "demo recording", "title": "Demo"})
             live.camera_match = m.id
             ref.mid = m.id  # the recording is this match's; new matches do not take it over

@@ -1,0 +1,233 @@
+"""Scripted games for recordings and tests: a legal hand of `basic` Rummy, played greedily, and the
+table it leaves after every step.
+
+    script = script_hand(rng, ["Ana", "Ben", "Cleo"], dealer="Ana")
+    script.events          # full-information events (the deal with hands, stock draws with their card)
+    script.expected_log()  # what a camera can know: the contract's hidden-hand log (match line first)
+    for step in script.steps: step.table, step.action   # table after each event; what changed and where
+
+Pure Python and the referee; no images (vision/synth/recording.py draws the steps).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from referee.cards import ALL_CARDS as DECK
+from referee.cards import RANKS, SUITS, rank_of
+from referee.sim import hidden_event
+
+HAND_SIZE = {2: 10, 3: 7, 4: 7}
+
+
+def value_of(c: str) -> int:
+    return min(10, rank_of(c))
+
+
+@dataclass
+class Table:
+    """What lies face up on the table: the discard pile, the melds (with the zone they lie in), revealed
+    hands."""
+
+    pile: list[str] = field(default_factory=list)
+    melds: list[dict] = field(default_factory=list)  # {"id", "zone", "cards" (in display order), "base"}
+    reveals: dict[str, list[str]] = field(default_factory=dict)
+
+    def copy(self) -> Table:
+        return Table(list(self.pile), [dict(m, cards=list(m["cards"])) for m in self.melds],
+                     {k: list(v) for k, v in self.reveals.items()})
+
+
+@dataclass
+class Step:
+    event: dict  # full-information event
+    table: Table  # the table after it
+    actor: str | None  # who acts (reaches over the table)
+    where: str  # "stock", "discard", "zone:<player>", "none": where the hand reaches
+
+
+@dataclass
+class Script:
+    match: dict
+    dealer: str
+    events: list[dict]
+    steps: list[Step]
+
+    def expected_events(self) -> list[dict]:
+        """The events as the camera can know them (hidden hands: no dealt hands, no stock-draw cards)."""
+        return [hidden_event(e) for e in self.events]
+
+    def expected_log(self) -> list[str]:
+        return [json.dumps(self.match)] + [json.dumps(e) for e in self.expected_events()]
+
+    def match_file(self) -> dict:
+        """MATCH.json of `track`: the match object plus the first dealer."""
+        return dict(self.match, dealer=self.dealer)
+
+
+def _meld_options(hand: list[str]) -> list[list[str]]:
+    """Disjoint melds found greedily: runs first (longest), then sets."""
+    left = set(hand)
+    found = []
+    for s in SUITS:
+        ranks = sorted(rank_of(c) for c in left if c[-1] == s)
+        run: list[int] = []
+        for r in ranks + [99]:
+            if run and r == run[-1] + 1:
+                run.append(r)
+                continue
+            if len(run) >= 3:
+                cards = [RANKS[x - 1] + s for x in run]
+                found.append(cards)
+                left -= set(cards)
+            run = [r]
+    for r in RANKS:
+        same = sorted(c for c in left if c[:-1] == r)
+        if len(same) >= 3:
+            found.append(same[:4])
+            left -= set(same[:4])
+    return found
+
+
+def _extends(meld: list[str], card: str) -> str | None:
+    """'low'/'high'/'set' when the card can be laid off on this meld, else None."""
+    if all(c[:-1] == meld[0][:-1] for c in meld) and len({c[-1] for c in meld}) == len(meld):
+        if card[:-1] == meld[0][:-1] and len(meld) < 4:
+            return "set"
+        return None
+    if card[-1] != meld[0][-1]:
+        return None
+    rs = [rank_of(c) for c in meld]
+    if rank_of(card) == min(rs) - 1:
+        return "low"
+    if rank_of(card) == max(rs) + 1:
+        return "high"
+    return None
+
+
+def script_hand(rng: np.random.Generator, players: list[str], dealer: str, max_turns: int = 60,
+                rules: str = "basic") -> Script | None:
+    """One hand, played greedily by every player, checked by the referee. None if the stock ran out."""
+    from referee import Match
+
+    n = len(players)
+    deck = list(DECK)
+    rng.shuffle(deck)
+    d = players.index(dealer)
+    order = [players[(d + 1 + i) % n] for i in range(n)]
+    hands: dict[str, list[str]] = {p: [] for p in players}
+    for _ in range(HAND_SIZE[n]):
+        for p in order:
+            hands[p].append(deck.pop())
+    up = deck.pop()
+    stock = deck
+    match = {"type": "match", "rules": rules, "players": list(players)}
+    ref = Match(match)
+    table = Table(pile=[up])
+    events: list[dict] = []
+    steps: list[Step] = []
+
+    def do(ev, actor, where):
+        v = ref.apply(hidden_event(ev))  # the referee sees what the camera can: hidden hands
+        if not v.ok:
+            raise AssertionError(f"scripted event refused: {ev}: {v.code} {v.message}")
+        events.append(ev)
+        steps.append(Step(ev, table.copy(), actor, where))
+        cur = ref.public_state().get("current")
+        return cur["phase"] if cur else "over"
+
+    do({"type": "deal", "dealer": dealer, "upcard": up, "hands": {p: list(h) for p, h in hands.items()}},
+       None, "discard")
+    turn = 0
+    out_player = None
+    while out_player is None:
+        if turn >= max_turns or not stock:
+            return None
+        p = order[turn % n]
+        turn += 1
+        hand = hands[p]
+        top = table.pile[-1] if table.pile else None
+        taken = None
+        if top is not None and any(top in m for m in _meld_options(hand + [top])):
+            taken = table.pile.pop()
+            hand.append(taken)
+            do({"type": "draw", "player": p, "from": "discard"}, p, "discard")
+        else:
+            c = stock.pop()
+            hand.append(c)
+            do({"type": "draw", "player": p, "from": "stock", "card": c}, p, "stock")
+        for meld in _meld_options(hand):
+            for c in meld:
+                hand.remove(c)
+            table.melds.append({"id": len(table.melds) + 1, "zone": p, "cards": list(meld), "base": 0})
+            do({"type": "meld", "player": p, "cards": list(meld)}, p, f"zone:{p}")
+            if not hand:
+                break
+        changed = True
+        while changed and hand:
+            changed = False
+            for c in sorted(hand, key=rank_of):
+                for m in table.melds:
+                    how = _extends(m["cards"], c)
+                    if how is None:
+                        continue
+                    if len(hand) == 1 and c == taken:
+                        continue
+                    hand.remove(c)
+                    if how == "low":
+                        m["cards"].insert(0, c)
+                        m["base"] -= 1
+                    else:
+                        m["cards"].append(c)
+                    do({"type": "lay_off", "player": p, "cards": [c], "meld": m["id"]}, p, f"zone:{m['zone']}")
+                    changed = True
+                    break
+                if changed or not hand:
+                    break
+        if not hand:
+            out_player = p
+            break
+        choices = [c for c in hand if c != taken] or hand
+        x = max(choices, key=lambda c: (value_of(c), rank_of(c), c))
+        hand.remove(x)
+        table.pile.append(x)
+        phase = do({"type": "discard", "player": p, "card": x}, p, "discard")
+        if not hand:
+            out_player = p
+        elif phase not in ("draw", "play"):
+            return None  # a stalemate (everyone holds one card): not a useful recording
+    cur = ref.public_state()["current"] or {}
+    for p in list(cur.get("awaiting_reveal") or []):
+        table.reveals[p] = list(hands[p])
+        do({"type": "reveal", "player": p, "cards": list(hands[p])}, p, f"zone:{p}")
+    cur = ref.public_state().get("current")
+    if cur is not None and cur.get("phase") != "over":
+        return None
+    return Script(match, dealer, events, steps)
+
+
+def short_hand(seed: int, players: list[str], dealer: str, max_turns: int = 60, tries: int = 200) -> Script:
+    """The first playable scripted hand from `seed` on (a hand whose stock does not run out)."""
+    for k in range(tries):
+        s = script_hand(np.random.default_rng(seed + k * 7919), players, dealer, max_turns)
+        if s is not None:
+            return s
+    raise RuntimeError("no playable hand found")
+
+
+
+def scripted_hands(n_hands: int, seed: int = 0):
+    """(i, players, dealer, script) for `n_hands` playable scripted hands: 2 and 3 players in turn,
+    the deal passing round; the same seed gives the same hands (used by `evaluate` and the benchmarks)."""
+    k = 0
+    for i in range(n_hands):
+        players = ["Ana", "Ben", "Cleo"][: 2 + (i % 2)]
+        dealer = players[i % len(players)]
+        script = None
+        while script is None:
+            script = script_hand(np.random.default_rng(seed * 100003 + k), players, dealer)
+            k += 1
+        yield i, players, dealer, script
