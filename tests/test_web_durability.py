@@ -130,3 +130,94 @@ def test_sigkill_mid_stream_loses_nothing_answered_200(tmp_path):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def _import_log(n: int) -> bytes:
+    lines = [json.dumps({"type": "match", "rules": "classic", "players": PLAYERS, "options": {"target": 10**9}})]
+    lines += [json.dumps(event(i)) for i in range(n)]
+    return ("\n".join(lines) + "\n").encode()
+
+
+@pytest.mark.slow
+def test_sigkill_during_imports_and_writes_loses_nothing_and_leaves_no_half_import(tmp_path):
+    db = tmp_path / "durable-import.db"
+    port = free_port()
+    proc = start(db, port)
+    n_lines = 300
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        st, body = request(conn, "POST", "/api/matches",
+                           {"type": "match", "rules": "classic", "players": PLAYERS, "options": {"target": 10**9}})
+        assert st == 201, body
+        mid = json.loads(body)["id"]
+        acked: list[int] = []
+        imported: list[str] = []
+        stop = threading.Event()
+
+        def writer():
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            i = 0
+            while not stop.is_set():
+                try:
+                    status, _ = request(c, "POST", f"/api/matches/{mid}/events", event(i))
+                except (OSError, http.client.HTTPException):
+                    return
+                if status != 200:
+                    return
+                acked.append(i)
+                i += 1
+
+        def importer():
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            while not stop.is_set():
+                try:
+                    c.request("POST", "/api/matches/import", body=_import_log(n_lines),
+                              headers={"Content-Type": "application/x-ndjson"})
+                    r = c.getresponse()
+                    b = r.read()
+                except (OSError, http.client.HTTPException):
+                    return
+                if r.status != 201:
+                    return
+                imported.append(json.loads(b)["id"])
+
+        threads = [threading.Thread(target=writer), threading.Thread(target=importer)]
+        for t in threads:
+            t.start()
+        deadline = time.monotonic() + 30
+        while (len(acked) < 60 or len(imported) < 2) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert len(acked) >= 60 and len(imported) >= 2, (len(acked), len(imported))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        stop.set()
+        for t in threads:
+            t.join(10)
+        n_acked, done = len(acked), list(imported)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+    proc = start(db, port)
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        st, body = request(conn, "GET", f"/api/matches/{mid}/log")
+        events = [json.loads(x) for x in body.decode().splitlines()[1:]]
+        assert n_acked <= len(events) <= n_acked + 1
+        for i, ev in enumerate(events):
+            assert ev["points"] == event(i)["points"]
+        st, body = request(conn, "GET", "/api/matches")
+        listed = json.loads(body)["matches"]
+        for m in listed:
+            if m["id"] == mid:
+                continue
+            assert m["moves"] == n_lines, m  # an import is all there or not there at all
+        assert set(done) <= {m["id"] for m in listed}
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
