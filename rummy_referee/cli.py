@@ -54,6 +54,8 @@ def _build_parser() -> argparse.ArgumentParser:
     d.add_argument("--model", default=None, help="weights file (.pt or .onnx); default: the shipped model")
     d.add_argument("--backend", choices=["auto", "torch", "onnx"], default="auto")
     d.add_argument("--conf", type=_conf, default=None, help="confidence threshold (0..1)")
+    d.add_argument("--decks", type=int, choices=[1, 2], default=1,
+                   help="decks on the table: the same card is reported at most this many times per photo")
 
     t = sub.add_parser("track", help="infer the game log from a table recording")
     t.add_argument("source", help="video file, folder of images, camera index or stream URL")

@@ -58,7 +58,7 @@ def _read(path: str):
 
 
 def run_detect(images: list[str], model: str | None = None, backend: str = "auto",
-               conf: float | None = None) -> tuple[list[dict], int]:
+               conf: float | None = None, decks: int = 1) -> tuple[list[dict], int]:
     """Detect cards in each image; returns (contract entries, exit status)."""
     from vision.detector import Detector
 
@@ -72,6 +72,7 @@ def run_detect(images: list[str], model: str | None = None, backend: str = "auto
             continue
         if detector is None:
             detector = Detector(weights=model, backend=backend, conf=conf)
+            detector.decks = decks
         h, w = img.shape[:2]
         cards = [d.to_json() for d in detector.detect(img)]
         results.append({"image": path, "width": int(w), "height": int(h), "cards": cards})
@@ -95,7 +96,7 @@ def cli_detect(args) -> int:
     try:
         results, status = run_detect(list(args.images), model=getattr(args, "model", None),
                                      backend=getattr(args, "backend", "auto") or "auto",
-                                     conf=getattr(args, "conf", None))
+                                     conf=getattr(args, "conf", None), decks=getattr(args, "decks", 1) or 1)
     except (FileNotFoundError, ValueError) as e:
         print(f"rummy-referee detect: {e}", file=sys.stderr)
         return 2

@@ -195,6 +195,33 @@ def _nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
     return np.array(keep, dtype=np.int64)
 
 
+# a corner index as a backend reports it: class name, score, box (frame pixels), per-class scores
+Corner = tuple[str, float, Box, "np.ndarray | None"]
+
+
+def _decode_raw(out: np.ndarray, names: list[str], shape: tuple[int, int], r: float, pad: tuple[int, int],
+                conf: float) -> list[Corner]:
+    """YOLO's raw output (4 + nc, N) in letterboxed pixels → corners in frame pixels, class-agnostic NMS."""
+    scores_all = out[4:]
+    cls = scores_all.argmax(0)
+    scores = scores_all[cls, np.arange(scores_all.shape[1])]
+    m = scores >= conf
+    if not m.any():
+        return []
+    cx, cy, bw, bh = out[0, m], out[1, m], out[2, m], out[3, m]
+    boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], 1)
+    scores, cls, probs = scores[m], cls[m], scores_all[:, m].T
+    keep = _nms(boxes, scores, IOU)[:300]
+    boxes = boxes[keep]
+    boxes[:, [0, 2]] = (boxes[:, [0, 2]] - pad[0]) / r
+    boxes[:, [1, 3]] = (boxes[:, [1, 3]] - pad[1]) / r
+    h, w = shape
+    boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, w)
+    boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
+    return [(names[int(c)], float(sc), tuple(float(v) for v in b), pr)
+            for b, sc, c, pr in zip(boxes, scores[keep], cls[keep], probs[keep], strict=True)]
+
+
 class _OnnxBackend:
     def __init__(self, path: Path, threads: int | None = None):
         import onnxruntime as ort
@@ -211,7 +238,7 @@ class _OnnxBackend:
         shape = self.input.shape
         self.fixed = (shape[2], shape[3]) if all(isinstance(s, int) for s in shape[2:]) else None
 
-    def corners(self, img: np.ndarray, imgsz: int, conf: float) -> list[tuple[str, float, Box]]:
+    def corners(self, img: np.ndarray, imgsz: int, conf: float) -> list[Corner]:
         import cv2
 
         if self.fixed:
@@ -226,42 +253,30 @@ class _OnnxBackend:
             padded, r, pad = _letterbox(img, imgsz)
         x = np.ascontiguousarray(padded[:, :, ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255.0
         out = self.session.run(None, {self.input.name: x})[0][0]  # (4 + nc, N)
-        scores_all = out[4:]
-        cls = scores_all.argmax(0)
-        scores = scores_all[cls, np.arange(scores_all.shape[1])]
-        m = scores >= conf
-        if not m.any():
-            return []
-        cx, cy, bw, bh = out[0, m], out[1, m], out[2, m], out[3, m]
-        boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], 1)
-        scores, cls = scores[m], cls[m]
-        keep = _nms(boxes, scores, IOU)[:300]
-        boxes = boxes[keep]
-        boxes[:, [0, 2]] = (boxes[:, [0, 2]] - pad[0]) / r
-        boxes[:, [1, 3]] = (boxes[:, [1, 3]] - pad[1]) / r
-        h, w = img.shape[:2]
-        boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, w)
-        boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
-        return [(self.names[int(c)], float(s), tuple(float(v) for v in b))
-                for b, s, c in zip(boxes, scores[keep], cls[keep], strict=True)]
+        return _decode_raw(out, self.names, img.shape[:2], r, pad, conf)
 
 
 class _TorchBackend:
+    """ultralytics weights run directly (no `predict`): the same letterbox and decoding as the ONNX
+    backend, so both give the same corners and the per-class scores the one-deck rule needs."""
+
     def __init__(self, path: Path):
+        import torch
         from ultralytics import YOLO
 
-        self.model = YOLO(str(path), task="detect")
-        self.names = self.model.names
+        self.torch = torch
+        yolo = YOLO(str(path), task="detect")
+        self.model = yolo.model.float().eval()
+        names = yolo.names
+        self.names = [names[k] for k in sorted(names)] if isinstance(names, dict) else list(names)
 
-    def corners(self, img: np.ndarray, imgsz: int, conf: float) -> list[tuple[str, float, Box]]:
-        res = self.model.predict(img, imgsz=imgsz, conf=conf, iou=IOU, agnostic_nms=True, device="cpu",
-                                 verbose=False, max_det=300)[0]
-        b = res.boxes
-        if b is None or len(b) == 0:
-            return []
-        xyxy = b.xyxy.cpu().numpy()
-        return [(self.names[int(c)], float(s), tuple(float(v) for v in bb))
-                for bb, s, c in zip(xyxy, b.conf.cpu().numpy(), b.cls.cpu().numpy(), strict=True)]
+    def corners(self, img: np.ndarray, imgsz: int, conf: float) -> list[Corner]:
+        padded, r, pad = _letterbox(img, imgsz)
+        x = np.ascontiguousarray(padded[:, :, ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255.0
+        with self.torch.inference_mode():
+            y = self.model(self.torch.from_numpy(x))
+        out = (y[0] if isinstance(y, (list, tuple)) else y)[0].cpu().numpy()
+        return _decode_raw(out, self.names, img.shape[:2], r, pad, conf)
 
 
 class Detector:
@@ -323,24 +338,107 @@ class Detector:
             frame_bgr = frame_bgr[..., :3]
         return np.ascontiguousarray(frame_bgr)
 
+    def scored_candidates(self, frame_bgr: np.ndarray, floor: float | None = None) -> list[Corner]:
+        """Every box from score `floor` (default: `BOX_CONF` with the classifier, else the threshold), with
+        its class, probability and per-class scores (the classifier's when it names the boxes)."""
+        frame_bgr = self._bgr(frame_bgr)
+        if self.classifier is None:
+            return self._impl.corners(frame_bgr, self.imgsz, self.conf if floor is None else floor)
+        boxes = self._impl.corners(frame_bgr, self.imgsz, min(self.conf, BOX_CONF) if floor is None else floor)
+        boxes = sorted(boxes, key=lambda c: -c[1])[:MAX_CANDIDATES]
+        if not boxes:
+            return []
+        from vision.corner_classifier import CLASS_NAMES as CLS_NAMES
+
+        probs = self.classifier.probabilities(frame_bgr, [c[2] for c in boxes])
+        k = probs.argmax(1)
+        return [(CLS_NAMES[int(i)], float(probs[j, i]), c[2], probs[j, :-1]) for j, (i, c) in enumerate(zip(k, boxes, strict=True))]
+
     def candidates(self, frame_bgr: np.ndarray) -> list[tuple[str, float, Box]]:
         """Every YOLO box the classifier reads (from score `BOX_CONF`, the `MAX_CANDIDATES` best), with the
         classifier's class and probability — "NONE" and low probabilities included (for failure analysis;
         `detect_corners` keeps the confident corner indices).  Without a classifier: YOLO's own boxes."""
-        frame_bgr = self._bgr(frame_bgr)
-        boxes = self._impl.corners(frame_bgr, self.imgsz, min(self.conf, BOX_CONF))
-        boxes = sorted(boxes, key=lambda c: -c[1])[:MAX_CANDIDATES]
-        if self.classifier is None:
-            return boxes
-        named = self.classifier.classify(frame_bgr, [b for _, _, b in boxes])
-        return [(name, p, b) for (_, _, b), (name, p) in zip(boxes, named, strict=True)]
+        return [(n, p, b) for n, p, b, _ in self.scored_candidates(frame_bgr)]
+
+    def scored_corners(self, frame_bgr: np.ndarray) -> list[Corner]:
+        """The confident corner indices (from the threshold), with their per-class scores."""
+        return [c for c in self.scored_candidates(frame_bgr) if c[0] != "NONE" and c[1] >= self.conf]
 
     def detect_corners(self, frame_bgr: np.ndarray) -> list[tuple[str, float, Box]]:
         """Raw corner-index detections: (class name, confidence, box in frame pixels)."""
-        if self.classifier is None:
-            return self._impl.corners(self._bgr(frame_bgr), self.imgsz, self.conf)
-        return [(name, p, b) for name, p, b in self.candidates(frame_bgr) if name != "NONE" and p >= self.conf]
+        return [(n, p, b) for n, p, b, _ in self.scored_corners(frame_bgr)]
 
-    def detect(self, frame_bgr: np.ndarray) -> list[CardDetection]:
-        """One CardDetection per physical card (see `merge_corners`)."""
-        return merge_corners(self.detect_corners(frame_bgr))
+    decks: int | None = 1  # how many decks are on the table (the one-deck rule); the pipeline sets the match's
+
+    def detect(self, frame_bgr: np.ndarray, decks: int | None | str = "table") -> list[CardDetection]:
+        """One CardDetection per physical card (see `merge_corners`), the same card at most `decks` times
+        in the frame (`resolve_decks`; "table": `self.decks`; None: no limit)."""
+        return decode_cards(self.scored_corners(frame_bgr), self.conf, self.decks if decks == "table" else decks)
+
+
+# ------------------------------------------------------------------ what the table guarantees
+
+UNLIMITED = {"BACK", "JK"}  # face-down cards and jokers may appear any number of times
+
+
+def decode_cards(corners: list[Corner], conf: float, decks: int | None = 1) -> list[CardDetection]:
+    """Corners (with per-class scores) → cards, then the one-deck rule (`resolve_decks`)."""
+    cards = merge_corners([(n, c, b) for n, c, b, _ in corners])
+    if decks is None:
+        return cards
+    scores = {tuple(float(v) for v in b): pr for _n, _c, b, pr in corners}
+    return resolve_decks(cards, scores, conf, decks)
+
+
+def resolve_decks(cards: list[CardDetection], corner_scores: dict, conf: float, decks: int = 1) -> list[CardDetection]:
+    """A deck holds each card once (twice with two decks): when the frame has more cards of one name than
+    that, they cannot all be right.  The names are then chosen for all the frame's cards at once (an
+    assignment: each name at most `decks` times, a card may also be dropped) so that the product of the
+    cards' scores is highest; a card's score for a name is its best corner's per-class score (from the
+    classifier or YOLO).  A card with no other name worth `conf` is dropped rather than reported twice.
+    Without per-class scores a card only has its own name, so the less confident duplicates are dropped."""
+    from vision.types import CORNER_CLASSES
+
+    counts: dict[str, int] = {}
+    for c in cards:
+        counts[c.card] = counts.get(c.card, 0) + 1
+    if not any(n > decks for name, n in counts.items() if name not in UNLIMITED):
+        return cards
+    free = [c for c in cards if c.card in UNLIMITED]
+    named = [c for c in cards if c.card not in UNLIMITED]
+    classes = [canonical_card(n) for n in CORNER_CLASSES]
+    cols = [i for i, n in enumerate(classes) if n not in UNLIMITED]
+    col_names = [classes[i] for i in cols]
+    eps = 1e-6
+    rows = []
+    for c in named:
+        vecs = [corner_scores.get(tuple(float(v) for v in b)) for b in c.corners]
+        vecs = [v for v in vecs if v is not None and len(v) == len(classes)]
+        if vecs:
+            v = np.max(np.stack(vecs), 0)[cols].astype(np.float64)
+        else:
+            v = np.zeros(len(cols))
+        j = col_names.index(c.card) if c.card in col_names else None
+        if j is not None:
+            v[j] = max(v[j], c.confidence)
+        rows.append(v)
+    score = np.stack(rows)  # (cards, names)
+    n = len(named)
+    # columns: each name `decks` times, then one "drop" column per card (cost of a card below `conf`)
+    cost = np.concatenate([np.repeat(-np.log(np.clip(score, eps, 1.0)), decks, axis=1),
+                           np.full((n, n), -np.log(max(conf, eps)) + 1e-3)], axis=1)
+    from scipy.optimize import linear_sum_assignment
+
+    r, k = linear_sum_assignment(cost)
+    out = list(free)
+    for i, col in zip(r, k, strict=True):
+        if col >= decks * len(cols):
+            continue  # dropped
+        j = col // decks
+        c = named[i]
+        p = float(score[i, j])
+        if p < conf and col_names[j] != c.card:
+            continue
+        out.append(c if col_names[j] == c.card else CardDetection(col_names[j], p, c.box, c.corners))
+    out.sort(key=lambda d: (d.box[1], d.box[0]))
+    return out
