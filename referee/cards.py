@@ -119,6 +119,13 @@ def make_card(rank: int, suit: str) -> str:
     return RANKS[(rank - 1) % 13] + suit
 
 
+def sort_key(card: str) -> tuple:
+    """Cards in display order: by suit (S H D C), then rank; jokers last."""
+    if card == JOKER:
+        return (9, 99)
+    return (SUITS.index(card[-1]), RANK_NUMBER[card[:-1]])
+
+
 def describe(card: str) -> str:
     """Human text for messages: '10♥', 'joker'."""
     if card == JOKER:

@@ -1,4 +1,5 @@
-"""Pure meld utilities: is this a set or a run, can these cards extend that meld, what is a card worth.
+"""Pure meld utilities: is this a set or a run, can these cards extend that meld, can a card be put on the
+table with the cards at hand, what is a card worth.
 
 Ace and joker handling live here and nowhere else. A meld is a list of `PlayedCard` (physical card + the card
 it stands for); jokers always carry their declared card (SPEC AMB-16: rank and suit, fixed for the hand).
@@ -109,6 +110,85 @@ def single_extensions(shape: MeldShape, ace_mode: str) -> set[str]:
 
 def joker_can_extend(shape: MeldShape, ace_mode: str) -> bool:
     return bool(single_extensions(shape, ace_mode))
+
+
+def can_lay_off(card: str, shapes: Iterable[MeldShape], ace_mode: str) -> bool:
+    """Could `card` alone be laid off on one of these melds?"""
+    for shape in shapes:
+        if card == JOKER:
+            if joker_can_extend(shape, ace_mode):
+                return True
+        elif card in single_extensions(shape, ace_mode):
+            return True
+    return False
+
+
+def usable(card: str, avail: Counter, shapes: Sequence[MeldShape], ace_mode: str, min_natural: int) -> bool:
+    """Can `card` be put on the table with the cards in `avail` (which include it): laid off on one of the
+    table melds `shapes` (with cards of `avail` filling a gap) or in a new meld (R500-4, AMB-17)?"""
+    jokers = avail[JOKER]
+    if card == JOKER:
+        return _joker_usable(avail, shapes, ace_mode, min_natural)
+    rank, suit = _rank(card), card[-1]
+    high = ace_mode == "high_or_low"
+    for shape in shapes:
+        if card in single_extensions(shape, ace_mode):
+            return True
+        if shape.kind == RUN and shape.cards[0].rep[-1] == suit:
+            rk = _run_ranks([pc.rep for pc in shape.cards], shape.ace_high)
+            lo, hi = min(rk), max(rk)
+            for cr in ([rank, 14] if rank == 1 and high else [rank]):
+                gap = range(cr + 1, lo) if cr < lo else range(hi + 1, cr) if cr > hi else None
+                if gap is None or (cr > 13 and lo == 1):
+                    continue
+                missing = sum(1 for g in gap if avail[make_card(g, suit)] < 1)
+                if missing <= jokers:
+                    return True
+    # a new meld: a set of the rank
+    same = {c[-1] for c in avail if c != JOKER and c[:-1] == card[:-1] and avail[c] > 0}
+    if len(same) + jokers >= 3 and len(same) >= min(max(min_natural, 1), 3):
+        return True
+    # or a run through it
+    for cr in [rank] + ([14] if rank == 1 and high else []):
+        for start in range(cr - 2, cr + 1):
+            if start < 1 or start + 2 > (14 if high else 13):
+                continue
+            missing = sum(1 for g in range(start, start + 3) if g != cr and avail[make_card(g, suit)] < 1)
+            if missing <= jokers and 3 - missing >= min_natural:
+                return True
+    return False
+
+
+def _joker_usable(avail: Counter, shapes: Sequence[MeldShape], ace_mode: str, min_natural: int) -> bool:
+    if any(joker_can_extend(shape, ace_mode) for shape in shapes):
+        return True
+    naturals = [c for c in avail if c != JOKER and avail[c] > 0]
+    if avail[JOKER] >= 2 and naturals and min_natural <= 1:
+        return True
+    if min_natural > 2:
+        return False
+    top = 14 if ace_mode == "high_or_low" else 13
+    for i, a in enumerate(naturals):
+        for b in naturals[i + 1:]:
+            if a[:-1] == b[:-1] and a[-1] != b[-1]:
+                return True
+            if a[-1] == b[-1]:
+                ra, rb = _rank(a), _rank(b)
+                for x, y in ((ra, rb), (14 if ra == 1 else ra, rb), (ra, 14 if rb == 1 else rb)):
+                    if 1 <= abs(x - y) <= 2 and max(x, y) <= top and not (abs(x - y) == 1 and top == 13
+                                                                          and {x, y} == {1, 13}):
+                        return True
+    return False
+
+
+def layoff_possible(shapes: Sequence[MeldShape], outside: Counter, ace_mode: str) -> bool:
+    """Could any card in `outside` (cards not on the table) be laid off alone on one of these melds?"""
+    for shape in shapes:
+        if any(outside[c] > 0 for c in single_extensions(shape, ace_mode)):
+            return True
+        if outside[JOKER] > 0 and joker_can_extend(shape, ace_mode):
+            return True
+    return False
 
 
 # --- values (SPEC §5) -------------------------------------------------------------------------------

@@ -114,7 +114,7 @@ class Simulator:
         p = h.current
         name = m.players[p]
         # --- draw
-        if h.stock == 0 and not m._can_recycle_on_demand(h):
+        if h.stock == 0 and not m.can_recycle_on_demand(h):
             if r.recycle_limit == 0 and (self.rng.random() < 0.5 or not h.discard):
                 self.apply({"type": "end_hand", "reason": "stock_empty"})
                 return
@@ -133,7 +133,7 @@ class Simulator:
                     top = None
                 if top and (useful or self.rng.random() < 0.15) and not r.top_discard_must_be_used:
                     self.apply({"type": "draw", "player": name, "from": "discard"})
-                elif h.stock > 0 or m._can_recycle_on_demand(h):
+                elif h.stock > 0 or m.can_recycle_on_demand(h):
                     if h.stock == 0:
                         # on-demand recycling happens inside the draw; mirror it
                         before = list(h.discard)
@@ -189,7 +189,7 @@ class Simulator:
             if c and c != JOKER and self._meld_with(c, hand):
                 self.apply({"type": "draw", "player": self.match.players[p], "from": "discard", "card": c})
                 need = self._meld_with(c, hand - Counter([c]) if hand[c] > 1 else hand)
-                if h.deep_card and not h.deep_used and need:
+                if h.turn.deep_card and not h.turn.deep_used and need:
                     cards = [c] + need
                     if self._can_leave(p, cards):
                         self.apply({"type": "meld", "player": self.match.players[p], "cards": cards})
@@ -204,9 +204,9 @@ class Simulator:
         if left == 0:
             return r.go_out_without_discard or r.floating
         rest = h.known[p] - Counter(cards)
-        if left == 1 and h.single_taken is not None and rest[h.single_taken] >= 1:
+        if left == 1 and h.turn.single_taken is not None and rest[h.turn.single_taken] >= 1:
             return False
-        if h.deep_card is not None and not h.deep_used and h.deep_card not in cards and rest[h.deep_card] < 1:
+        if h.turn.deep_card is not None and not h.turn.deep_used and h.turn.deep_card not in cards and rest[h.turn.deep_card] < 1:
             return False
         return True
 
@@ -303,7 +303,7 @@ class Simulator:
         h = m.hand
         r = m.rules
         name = m.players[p]
-        if h.deep_card is not None and not h.deep_used:
+        if h.turn.deep_card is not None and not h.turn.deep_used:
             # could not use the deep card (should not happen): end by agreement where allowed
             raise SimulationError("deep card left unused")
         choices = [c for c in h.known[p].elements()]
