@@ -95,7 +95,8 @@ def images_of(folder: Path, split: str | None = None) -> tuple[list[Path], Path]
 
 
 def run_raw(det, images: list[Path]) -> tuple[dict, dict, float]:
-    """The detector's corner list per image, the image sizes, and the seconds per image."""
+    """The detector's corner list per image (name, score, box, per-class scores), the image sizes, and the
+    seconds per image."""
     import cv2
 
     raw, sizes = {}, {}
@@ -103,19 +104,24 @@ def run_raw(det, images: list[Path]) -> tuple[dict, dict, float]:
     for p in images:
         img = cv2.imread(str(p))
         sizes[p] = (img.shape[1], img.shape[0])
-        raw[p] = det.detect_corners(img)
+        raw[p] = det.scored_corners(img)
     return raw, sizes, (time.perf_counter() - t0) / max(1, len(images))
 
 
-def predictor(raw: dict, thr: float, pair_floor: float | None = None):
-    """Card identities per image from its raw corners at threshold `thr` (as `Detector.detect`).  With
-    `pair_floor`, corners are kept from that probability and cards by their noisy-or pair confidence."""
-    from vision.detector import merge_corners
+def predictor(raw: dict, thr: float, pair_floor: float | None = None, decks: int | None = 1):
+    """Card identities per image from its raw corners at threshold `thr` (as `Detector.detect`, with the
+    one-deck rule for `decks`; None: without it).  With `pair_floor`, corners are kept from that
+    probability and cards by their noisy-or pair confidence."""
+    from vision.detector import decode_cards, merge_corners
+
+    def full(c):
+        return c if len(c) == 4 else (*c, None)
 
     def predict(p: Path) -> set[str]:
         if pair_floor is None:
-            return {c.card for c in merge_corners([c for c in raw[p] if c[1] >= thr]) if c.card != "BACK"}
-        cards = merge_corners([c for c in raw[p] if c[1] >= min(thr, pair_floor)], combine="noisy_or")
+            cards = decode_cards([full(c) for c in raw[p] if c[1] >= thr], thr, decks)
+            return {c.card for c in cards if c.card != "BACK"}
+        cards = merge_corners([c[:3] for c in raw[p] if c[1] >= min(thr, pair_floor)], combine="noisy_or")
         return {c.card for c in cards if c.card != "BACK" and c.confidence >= thr}
     return predict
 
@@ -129,7 +135,7 @@ def pipeline_map50(raw: dict, sizes: dict, labels_dir: Path) -> float:
         w, h = sizes[p]
         for name, box in truth_boxes(labels_dir / (p.stem + ".txt"), w, h):
             gts.setdefault(name, {}).setdefault(p, []).append([box, False])
-        for name, score, box in corners:
+        for name, score, box, *_ in corners:
             dets.setdefault(name, []).append((score, p, box))
     aps = []
     for name, per_img in gts.items():
