@@ -33,11 +33,20 @@ def _modules() -> dict[str, Path]:
     return out
 
 
+def _nodes(tree: ast.AST):
+    """Every node, except under `if TYPE_CHECKING:` (annotations only: no import when the program runs)."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            continue
+        yield node
+        yield from _nodes(node)
+
+
 def _imports(name: str, path: Path, known: set[str]) -> set[str]:
     """Project modules `name` imports anywhere in its file (module level or inside functions)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _nodes(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):

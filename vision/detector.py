@@ -47,7 +47,12 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.types import Box, CardDetection
+from vision.geometry import Box
+from vision.geometry import center as _center
+from vision.geometry import distance as _dist
+from vision.geometry import size as _size
+from vision.geometry import union as _union
+from vision.types import CardDetection
 
 # never download anything (weights, fonts, packages): set before ultralytics is imported
 os.environ["YOLO_OFFLINE"] = "true"
@@ -93,22 +98,6 @@ def canonical_card(class_name: str) -> str:
 
 
 # ------------------------------------------------------------------ merging corners into cards
-
-def _size(b: Box) -> float:
-    return max(b[2] - b[0], b[3] - b[1])
-
-
-def _center(b: Box) -> tuple[float, float]:
-    return ((b[0] + b[2]) / 2.0, (b[1] + b[3]) / 2.0)
-
-
-def _dist(a: Box, b: Box) -> float:
-    (ax, ay), (bx, by) = _center(a), _center(b)
-    return float(np.hypot(ax - bx, ay - by))
-
-
-def _union(boxes) -> Box:
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
 def merge_corners(corners: list[tuple[str, float, Box]], pair_ratio: float = PAIR_RATIO,

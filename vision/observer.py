@@ -29,6 +29,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from referee import Phase
 from vision.interfaces import Outcome, Referee
 from vision.snapshot import TableSnapshot
 
@@ -71,7 +72,7 @@ class Observer:
         self._turn_key = None
         self._top_taken = False
         self._last: TableSnapshot | None = None
-        self._rules = None
+        self._options: dict = {}  # the match's rule options (public_state()["options"])
         self.outcomes: list[Outcome] = []
 
     # ---- public API ------------------------------------------------------------------------------
@@ -184,18 +185,18 @@ class Observer:
 
     def _next_candidate(self, snap: TableSnapshot) -> _Candidate | None:
         state = self.referee.public_state()
-        self._rules = state.get("rules")
+        self._options = state.get("options") or {}
         cur = state.get("current")
         visible = snap.table_cards()
         self._disputed &= visible  # a disputed card that left the table counts again when it comes back
         if cur is not None and (cur.get("awaiting_reveal") or cur.get("phase") == "reveal"):
             self._cleared = False
             return self._reveal_candidate(snap, cur)
-        if cur is None or cur.get("phase") == "over":
+        if cur is None or cur.get("phase") == Phase.OVER:
             return self._deal_candidate(snap, state)
         self._cleared = False
         phase = cur.get("phase")
-        if phase not in ("draw", "play"):
+        if phase not in (Phase.DRAW, Phase.PLAY):
             return None
         return self._turn_candidate(snap, cur)
 
@@ -255,10 +256,11 @@ class Observer:
         known = set(pile) | set(meld_of)
         skip = known | self._disputed
         top = pile[-1] if pile else None
-        if phase == "draw" and top is not None and top not in snap.discard:
+        if phase == Phase.DRAW and top is not None and top not in snap.discard:
             skip.discard(top)  # the top discard may have been taken into a meld
 
-        lay_in_own_zone = self._rules == "rummy500"
+        # where each player scores the cards they lay off (Rummy 500), those lie in the layer's own zone
+        lay_in_own_zone = self._options.get("scoring") == "meld_minus_hand"
         # what the player put down: groups holding new cards
         new_groups: list[tuple[str, list[str], set[int]]] = []  # zone owner, new cards, meld ids touched
         for owner, groups in snap.players.items():
@@ -268,7 +270,7 @@ class Observer:
                     new_groups.append((owner, new, {meld_of[c] for c in g.cards if c in meld_of}))
         new_discards = [c for c in snap.discard if c not in skip]
 
-        if phase == "draw":
+        if phase == Phase.DRAW:
             key = (cur.get("number"), player, len(pile), len(melds))
             if key != self._turn_key:
                 self._turn_key, self._top_taken = key, False
@@ -313,7 +315,7 @@ class Observer:
                 c.reason = c.reason or f"not sure of {' '.join(c.cards)} ({conf:.0%})"
         if not plays:
             return None
-        if phase == "draw":
+        if phase == Phase.DRAW:
             used = {c for p in plays for c in p.cards}
             from_discard = top is not None and top not in snap.discard and (self._top_taken or top in used)
             ev = {"type": "draw", "player": player, "from": "discard" if from_discard else "stock"}
@@ -328,7 +330,7 @@ class Observer:
         if player not in players:
             return None
         nxt = players[(players.index(player) + 1) % len(players)]
-        drawn = [] if cur.get("phase") != "draw" else [{"type": "draw", "player": player, "from": "stock"}]
+        drawn = [] if cur.get("phase") != Phase.DRAW else [{"type": "draw", "player": player, "from": "stock"}]
         for owner, new, touched in new_groups:
             if owner != nxt or touched or len(new) < 3:
                 continue
@@ -346,7 +348,7 @@ class Observer:
         yet (the referee's dry run: nothing changes)."""
         cur = self.referee.public_state().get("current") or {}
         after = []
-        if cur.get("phase") == "draw":
+        if cur.get("phase") == Phase.DRAW:
             pile = cur.get("discard") or []
             taken = bool(pile) and _physical(pile[-1]) in {_physical(c) for c in ev.get("cards", [])}
             after.append({"type": "draw", "player": cur.get("current_player"),

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
+from vision.geometry import Box, iou
 from vision.types import CardDetection
 
 
@@ -42,20 +43,10 @@ class StabilityConfig:
                    hold_frames=s(3))
 
 
-def iou(a, b) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    if inter <= 0:
-        return 0.0
-    ua = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / ua if ua > 0 else 0.0
-
-
 @dataclass
 class _Track:
     tid: int
-    box: tuple[float, float, float, float]
+    box: Box
     votes: deque = field(default_factory=deque)  # (label, confidence)
     hits: deque = field(default_factory=deque)  # bools over the last `window` frames
     misses: int = 0

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in pixels of the original frame
+from vision.geometry import Box, center
 
 # The detector's 55 corner-index classes, in the label-index order of shared/data/real/classes.txt.
 CORNER_CLASSES = (
@@ -42,8 +42,7 @@ class CardDetection:
 
     @property
     def center(self) -> tuple[float, float]:
-        x1, y1, x2, y2 = self.box
-        return ((x1 + x2) / 2.0, (y1 + y2) / 2.0)
+        return center(self.box)
 
     def to_json(self) -> dict:
         return {"card": self.card, "confidence": round(float(self.confidence), 4),

@@ -35,15 +35,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from referee.cards import ALL_CARDS as CARDS
+
+from ..geometry import Box
 from .glyphs import RED_SUITS, draw_suit, draw_text_fit
 
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-SUITS = ("S", "H", "D", "C")
-CARDS = tuple(r + s for s in SUITS for r in RANKS)
 JOKERS = ("JK_RED", "JK_BLACK")
 ALL_FACES = CARDS + JOKERS
-
-Box = tuple[float, float, float, float]
 
 
 class Deck(dict):

@@ -17,6 +17,7 @@ import numpy as np
 
 from referee.cards import ALL_CARDS as DECK
 from referee.cards import rank_of
+from vision.geometry import union
 from vision.synth.scripted_hands import Script, Table, script_hand
 
 STOCK_BOX = (0.37, 0.40, 0.47, 0.60)
@@ -240,14 +241,7 @@ def _truth(labels) -> list[tuple[str, tuple, tuple]]:
     by: dict[str, list] = {}
     for lab in labels:
         by.setdefault(lab.card if lab.card != "BACK" else f"BACK#{len(by)}", []).append(lab.box)
-    out = []
-    for card, boxes in by.items():
-        x1 = min(b[0] for b in boxes)
-        y1 = min(b[1] for b in boxes)
-        x2 = max(b[2] for b in boxes)
-        y2 = max(b[3] for b in boxes)
-        out.append((card.split("#")[0], (x1, y1, x2, y2), tuple(tuple(b) for b in boxes)))
-    return out
+    return [(card.split("#")[0], union(boxes), tuple(tuple(b) for b in boxes)) for card, boxes in by.items()]
 
 
 def write_recording(script: Script, spec: RecordingSpec, out: Path, seed: int = 0) -> dict:

@@ -24,9 +24,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from ..geometry import Box
 from .decks import load_deck
-
-Box = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True)

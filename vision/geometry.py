@@ -1,0 +1,40 @@
+"""Boxes in image pixels: the one `Box` type and the few measures the vision stages share."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in pixels of the original frame
+
+
+def center(b: Sequence[float]) -> tuple[float, float]:
+    return ((b[0] + b[2]) / 2.0, (b[1] + b[3]) / 2.0)
+
+
+def size(b: Sequence[float]) -> float:
+    """The longer side."""
+    return max(b[2] - b[0], b[3] - b[1])
+
+
+def distance(a: Sequence[float], b: Sequence[float]) -> float:
+    """Between the centres."""
+    (ax, ay), (bx, by) = center(a), center(b)
+    return math.hypot(ax - bx, ay - by)
+
+
+def union(boxes: Iterable[Sequence[float]]) -> Box:
+    """The smallest box holding all of them."""
+    bs = list(boxes)
+    return (min(b[0] for b in bs), min(b[1] for b in bs), max(b[2] for b in bs), max(b[3] for b in bs))
+
+
+def iou(a: Sequence[float], b: Sequence[float]) -> float:
+    """Intersection over union (0 when they do not overlap)."""
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    if inter <= 0:
+        return 0.0
+    ua = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / ua if ua > 0 else 0.0
