@@ -15,7 +15,7 @@ import secrets
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from . import security
+from . import security, services
 from .hub import Hub
 from .live import Live
 from .store import Store, StoreUnavailable
@@ -56,10 +56,10 @@ def create_app(test_config: dict | None = None, pipeline=None) -> Flask:
     app.config.setdefault("PIN_GEN", secrets.token_hex(4))
     hub = Hub()
     live = Live(app, store, hub, pipeline)
-    app.extensions["rummy_store"] = store
-    app.extensions["rummy_hub"] = hub
-    app.extensions["rummy_live"] = live
-    app.extensions["rummy_pin_guard"] = security.PinGuard()
+    app.extensions[services.STORE] = store
+    app.extensions[services.HUB] = hub
+    app.extensions[services.MATCHES] = live
+    app.extensions[services.PIN_GUARD] = security.PinGuard()
     # a match that a screen or the camera watches stays in memory; the others are released
     store.is_watched = lambda mid: hub.count(mid) > 0 or mid == live.camera_match
 

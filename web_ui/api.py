@@ -19,20 +19,13 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request
 from referee import strict_json
 
 from . import engine
+from .services import get_matches, get_store
 from .store import NotFound
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 # keys of a match body that are the dashboard's, not the engine's (not written to the log)
 EXTRA_KEYS = ("dealer", "camera", "layout", "title")
-
-
-def _live():
-    return current_app.extensions["rummy_live"]
-
-
-def _store():
-    return current_app.extensions["rummy_store"]
 
 
 def _err(status: int, code: str, message: str, **more):
@@ -69,7 +62,7 @@ def read_body(limit: int):
 
 def _get_or_404(mid: str):
     try:
-        return _store().get(mid)
+        return get_store().get(mid)
     except NotFound:
         abort(404)
 
@@ -105,16 +98,16 @@ def create_match():
     if err:
         return err
     try:
-        live = _store().create_match(setup, extra)
+        live = get_store().create_match(setup, extra)
     except engine.setup_error_type() as e:
         return _err(422, getattr(e, "code", "bad_setup"), getattr(e, "message", str(e)))
-    _live().follow(live.id)
+    get_matches().follow(live.id)
     return jsonify(id=live.id), 201
 
 
 @bp.get("/matches")
 def list_matches():
-    return jsonify(matches=_store().list_matches(), last=_store().last_match_id())
+    return jsonify(matches=get_store().list_matches(), last=get_store().last_match_id())
 
 
 @bp.get("/matches/<mid>")
@@ -128,7 +121,7 @@ def post_event(mid):
     body, err = _json_body()
     if err:
         return err
-    verdict, act = _live().apply(mid, body, source=request.headers.get("X-Rummy-Source") or "api")
+    verdict, act = get_matches().apply(mid, body, source=request.headers.get("X-Rummy-Source") or "api")
     if verdict.ok:
         out = {"ok": True, "version": act.seq}
         warnings = list(getattr(verdict, "warnings", None) or [])
@@ -144,7 +137,7 @@ def post_event(mid):
 @bp.post("/matches/<mid>/undo")
 def undo(mid):
     _get_or_404(mid)
-    act = _live().undo(mid, source=request.headers.get("X-Rummy-Source") or "api")
+    act = get_matches().undo(mid, source=request.headers.get("X-Rummy-Source") or "api")
     if act is None:
         return _err(409, "nothing_to_undo", "There is nothing to take back.")
     return jsonify(ok=True, undone=act.event, version=act.seq), 200
@@ -214,12 +207,12 @@ def import_text(text: str):
         except strict_json.StrictJSONError as e:  # refused and never stored: not even in the feed
             refused.append({"line": i, "code": e.code, "message": f"Line {i} was refused: {e.message}."})
     try:
-        live, more = _store().import_log(setup, extra, events)
+        live, more = get_store().import_log(setup, extra, events)
     except engine.setup_error_type() as e:
         return {"ok": False, "code": getattr(e, "code", "bad_setup"), "message": getattr(e, "message", str(e))}, 422
     refused = sorted(refused + more, key=lambda r: r["line"])
-    _live().follow(live.id)
-    _live().changed(live.id, None)
+    get_matches().follow(live.id)
+    get_matches().changed(live.id, None)
     return {"ok": True, "id": live.id, "accepted": len(live.match.events), "refused": refused}, 201
 
 
@@ -238,7 +231,7 @@ def import_log():
 
 @bp.get("/camera")
 def camera():
-    live = _live()
+    live = get_matches()
     # "model" (the shipped detector), "oracle" (a demo recording's own answer key), "given" or None
     kind = getattr(live.pipeline, "detector_kind", None) if live.pipeline is not None else None
     return jsonify(state=live.camera_state(), match=live.camera_target(), available=live.pipeline is not None,
@@ -248,7 +241,7 @@ def camera():
 @bp.post("/camera/proposals/<int:pid>/<verb>")
 def camera_proposal(pid, verb):
     """Accept (``confirm``) or ``reject`` an event the camera was unsure of."""
-    p = _live().pipeline
+    p = get_matches().pipeline
     if p is None or not hasattr(p, "confirm"):
         return _err(404, "no_camera", "No camera is connected.")
     if verb == "confirm":

@@ -7,6 +7,7 @@ from flask import Blueprint, current_app, jsonify, redirect, render_template, re
 
 from . import security
 from .api import import_text
+from .services import get_matches, get_pin_guard, get_store
 from .store import NotFound
 
 bp = Blueprint("pages", __name__)
@@ -21,16 +22,12 @@ RULE_NAMES = {
 SHORT_NAMES = {"basic": "Basic", "solitaired": "Solitaired", "classic": "Classic", "rummy500": "Rummy 500"}
 
 
-def _store():
-    return current_app.extensions["rummy_store"]
-
-
 @bp.get("/")
 def index():
     """The match this browser opened last, else the match changed last: a viewer elsewhere never steers it."""
     mid = session.get("last_match")
-    if not (isinstance(mid, str) and _store().exists(mid)):
-        mid = _store().last_match_id()
+    if not (isinstance(mid, str) and get_store().exists(mid)):
+        mid = get_store().last_match_id()
     if mid:
         return redirect(url_for("pages.match", mid=mid))
     return redirect(url_for("pages.new"))
@@ -38,7 +35,7 @@ def index():
 
 @bp.get("/new")
 def new():
-    live = current_app.extensions["rummy_live"]
+    live = get_matches()
     return render_template("new.html", rule_names=RULE_NAMES,
                            cameras=current_app.config.get("CAMERA_SOURCES") or [],
                            layouts=current_app.config.get("LAYOUTS") or [],
@@ -47,7 +44,7 @@ def new():
 
 @bp.get("/matches")
 def matches():
-    return render_template("matches.html", matches=_store().list_matches(), rule_names=RULE_NAMES,
+    return render_template("matches.html", matches=get_store().list_matches(), rule_names=RULE_NAMES,
                            message=request.args.get("msg"))
 
 
@@ -55,21 +52,21 @@ def matches():
 def import_form():
     f = request.files.get("log")
     if f is None or not f.filename:
-        return render_template("matches.html", matches=_store().list_matches(), rule_names=RULE_NAMES,
+        return render_template("matches.html", matches=get_store().list_matches(), rule_names=RULE_NAMES,
                                error="Choose a game log file (.jsonl) first."), 400
     limit = current_app.config["MAX_IMPORT_BYTES"]
     raw = f.read(limit + 1)
     if len(raw) > limit:
-        return render_template("matches.html", matches=_store().list_matches(), rule_names=RULE_NAMES,
+        return render_template("matches.html", matches=get_store().list_matches(), rule_names=RULE_NAMES,
                                error=f"That file is larger than {limit // (1024 * 1024)} MiB."), 413
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        return render_template("matches.html", matches=_store().list_matches(), rule_names=RULE_NAMES,
+        return render_template("matches.html", matches=get_store().list_matches(), rule_names=RULE_NAMES,
                                error="That file is not a text game log."), 400
     body, status = import_text(text)
     if status != 201:
-        return render_template("matches.html", matches=_store().list_matches(), rule_names=RULE_NAMES,
+        return render_template("matches.html", matches=get_store().list_matches(), rule_names=RULE_NAMES,
                                error=f"Could not import: {body.get('message')}"), status
     return redirect(url_for("pages.match", mid=body["id"], imported=body["accepted"],
                             refused=len(body["refused"])))
@@ -78,12 +75,12 @@ def import_form():
 @bp.get("/m/<mid>")
 def match(mid):
     try:
-        live = _store().get(mid)
+        live = get_store().get(mid)
     except NotFound:
         return render_template("error.html", code="not_found", status=404,
                                message="There is no such match."), 404
     session["last_match"] = mid  # this browser's own "last opened" (a cookie), not everyone's
-    current_app.extensions["rummy_live"].follow(mid)
+    get_matches().follow(mid)
     return render_template("match.html", mid=mid, rules=live.match.setup.get("rules"), rule_names=RULE_NAMES,
                            short_names=SHORT_NAMES, title=live.extra.get("title"))
 
@@ -100,7 +97,7 @@ def unlock_post():
         nxt = "/"
     if not security.pin_required():
         return redirect(nxt)
-    guard = current_app.extensions["rummy_pin_guard"]
+    guard = get_pin_guard()
     try:
         ok = guard.check(request.remote_addr or "?", request.form.get("pin", ""))
     except security.Refusal as e:

@@ -25,6 +25,8 @@ from urllib.parse import urlsplit
 
 from flask import current_app, request, session
 
+from .services import get_pin_guard
+
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
 
@@ -151,6 +153,6 @@ def check_change(form_token: str | None = None, need_pin: bool = True) -> None:
         pin = request.headers.get("X-Rummy-Pin")
         if pin is None:
             raise Refusal(401, "pin_required", "Enter the PIN to make changes.")
-        guard: PinGuard = current_app.extensions["rummy_pin_guard"]
+        guard: PinGuard = get_pin_guard()
         if not guard.check(request.remote_addr or "?", pin):
             raise Refusal(401, "bad_pin", "Wrong PIN.")

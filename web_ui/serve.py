@@ -15,6 +15,7 @@ import webbrowser
 from . import create_app
 from .camera import attach_camera
 from .server import make_server
+from .services import get_matches, get_store
 from .store import StoreError
 
 LOCAL = {"127.0.0.1", "localhost", "::1"}
@@ -99,7 +100,7 @@ def cli_serve(args) -> int:
               flush=True)
     camera = attach_camera(app, getattr(args, "camera", None), getattr(args, "layout", None),
                            getattr(args, "demo", False), motion_gate=not getattr(args, "no_motion_gate", False))
-    pipeline = app.extensions["rummy_live"].pipeline
+    pipeline = get_matches(app).pipeline
     if camera:
         print(f"Camera: {camera}", flush=True)
 
@@ -107,7 +108,7 @@ def cli_serve(args) -> int:
         server = make_server(app, host, port)
     except (OSError, ValueError, OverflowError) as e:
         print(f"rummy-referee serve: cannot listen on {host}:{port}: {e}", file=sys.stderr)
-        app.extensions["rummy_store"].close()
+        get_store(app).close()
         return 2
     shown = "127.0.0.1" if host in ANY else host
     url = f"http://{shown}:{server.port}/"
@@ -134,5 +135,5 @@ def cli_serve(args) -> int:
                 pipeline.stop()
             except Exception:
                 logging.getLogger(__name__).exception("stopping the camera")
-        app.extensions["rummy_store"].close()
+        get_store(app).close()
     return 0

@@ -9,6 +9,7 @@ import time
 from flask import Blueprint, Response, abort, current_app, jsonify
 
 from .live import screen_state, sse_message
+from .services import get_hub, get_matches, get_store
 from .store import NotFound
 
 bp = Blueprint("stream", __name__)
@@ -51,8 +52,8 @@ def _busy():
 def match_stream(mid):
     """One ``state`` message at once (the match as GET /api/matches/<id> gives it), then one per change.
     Each message carries the whole state, so a client that reconnects is right again at once."""
-    store = current_app.extensions["rummy_store"]
-    hub = current_app.extensions["rummy_hub"]
+    store = get_store()
+    hub = get_hub()
     keepalive = float(current_app.config["SSE_KEEPALIVE"])
     try:
         live = store.get(mid)
@@ -87,7 +88,7 @@ def match_stream(mid):
 
 @bp.get("/camera.mjpg")
 def camera_mjpeg():
-    live = current_app.extensions["rummy_live"]
+    live = get_matches()
     if live.pipeline is None:
         return jsonify(ok=False, code="no_camera", message="No camera is connected."), 503
     slots = _slots()
@@ -120,7 +121,7 @@ def camera_mjpeg():
 
 @bp.get("/camera.jpg")
 def camera_jpeg():
-    live = current_app.extensions["rummy_live"]
+    live = get_matches()
     jpeg = live.latest_jpeg()
     if not jpeg:
         return jsonify(ok=False, code="no_frame", message="No camera picture yet."), 503

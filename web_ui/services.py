@@ -1,0 +1,34 @@
+"""One accessor per shared object of the app (like flaskr's `get_db()`): the store (SQLite + the matches in
+memory), the hub (SSE fan-out), the match service (changes → store → every screen; the camera bridge),
+the PIN guard.  `create_app` puts them in `app.extensions`; everything else asks here."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from flask import Flask, current_app
+
+if TYPE_CHECKING:
+    from .hub import Hub
+    from .live import Live
+    from .security import PinGuard
+    from .store import Store
+
+STORE, HUB, MATCHES, PIN_GUARD = "rummy_store", "rummy_hub", "rummy_live", "rummy_pin_guard"
+
+
+def get_store(app: Flask | None = None) -> Store:
+    return (app or current_app).extensions[STORE]
+
+
+def get_hub(app: Flask | None = None) -> Hub:
+    return (app or current_app).extensions[HUB]
+
+
+def get_matches(app: Flask | None = None) -> Live:
+    """The match service: applies changes through the store and shows them on every screen."""
+    return (app or current_app).extensions[MATCHES]
+
+
+def get_pin_guard(app: Flask | None = None) -> PinGuard:
+    return (app or current_app).extensions[PIN_GUARD]
