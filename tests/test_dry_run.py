@@ -3,22 +3,15 @@ camera's legality checks, which must answer the same through the dashboard's ref
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 import referee
 from referee import Match
 from referee.sim import Simulator
 from tests.scenario_kit import Game
+from tests.test_referee_properties import fingerprint
 from vision.observer import Observer
 from vision.snapshot import Group, TableSnapshot
-
-
-def fingerprint(m: Match) -> str:
-    h = m.hand
-    hand = repr(sorted((k, repr(v)) for k, v in vars(h).items())) if h else "none"
-    return json.dumps(m.public_state(), sort_keys=True, default=str) + hand + repr(m.totals) + str(len(m.events))
 
 
 class CheckingSimulator(Simulator):
