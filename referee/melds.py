@@ -223,9 +223,5 @@ def meld_card_value(pc: PlayedCard, shape: MeldShape, values: str, joker_meld_va
     return hand_value(rep, values)
 
 
-def count_cards(cards: Iterable[str]) -> Counter:
-    return Counter(cards)
-
-
 def describe_cards(cards: Iterable[str]) -> str:
     return " ".join(describe(c) for c in cards)

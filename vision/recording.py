@@ -27,12 +27,12 @@ from vision.synth.recording import (
     write_recording,
     zone_boxes,
 )
-from vision.synth.scripted_hands import Script, Step, Table, script_hand, scripted_hands, short_hand
+from vision.synth.scripted_hands import Script, Step, Table, script_hand, scripted_hands
 
 __all__ = [
     "DEMO_DIR", "Geometry", "OracleDetector", "RecordingSpec", "Script", "Step", "Table", "TruthDetector",
     "_norm_event", "compare_logs", "evaluate", "frames_of", "layout_dict", "script_hand", "scripted_hands",
-    "short_hand", "write_recording", "zone_boxes",
+    "write_recording", "zone_boxes",
 ]
 
 

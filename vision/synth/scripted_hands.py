@@ -209,16 +209,6 @@ def script_hand(rng: np.random.Generator, players: list[str], dealer: str, max_t
     return Script(match, dealer, events, steps)
 
 
-def short_hand(seed: int, players: list[str], dealer: str, max_turns: int = 60, tries: int = 200) -> Script:
-    """The first playable scripted hand from `seed` on (a hand whose stock does not run out)."""
-    for k in range(tries):
-        s = script_hand(np.random.default_rng(seed + k * 7919), players, dealer, max_turns)
-        if s is not None:
-            return s
-    raise RuntimeError("no playable hand found")
-
-
-
 def scripted_hands(n_hands: int, seed: int = 0):
     """(i, players, dealer, script) for `n_hands` playable scripted hands: 2 and 3 players in turn,
     the deal passing round; the same seed gives the same hands (used by `evaluate` and the benchmarks)."""
