@@ -100,16 +100,19 @@ def make_referee(request, tmp_path):
             return Match(setup)
         from web_ui import create_app
         from web_ui.camera import MatchReferee
+        from web_ui.services import get_matches
 
         app = create_app({"DATABASE": str(tmp_path / f"m{len(apps)}.db"), "TESTING": True})
         apps.append(app)
         r = app.test_client().post("/api/matches", json=setup)
         assert r.status_code == 201, r.get_json()
-        return MatchReferee(app.extensions["rummy_live"], r.get_json()["id"])
+        return MatchReferee(get_matches(app), r.get_json()["id"])
 
     yield make
+    from web_ui.services import get_store
+
     for app in apps:
-        app.extensions["rummy_store"].close()
+        get_store(app).close()
 
 
 def test_a_group_that_is_no_layoff_is_not_sent_as_one(make_referee):

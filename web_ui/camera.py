@@ -16,6 +16,8 @@ from pathlib import Path
 
 from referee import Verdict
 
+from .services import get_matches, get_store
+
 log = logging.getLogger(__name__)
 
 NO_MATCH = Verdict(False, "no_match", "No match is open.")
@@ -68,8 +70,8 @@ def attach_camera(app, source: str | None, layout: str | None, demo: bool, detec
     False runs the detector on every frame (default: only when the picture changed, vision/motion.py)."""
     if not source and not demo:
         return None
-    live = app.extensions["rummy_live"]
-    store = app.extensions["rummy_store"]
+    live = get_matches(app)
+    store = get_store(app)
     try:
         from vision import pipeline as vp
     except Exception as e:  # the vision stack is not installed
