@@ -10,34 +10,23 @@ import math
 import sys
 
 
-def _positive_fps(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--fps must be a number of frames per second, not {text!r}") from None
-    if not math.isfinite(v) or v <= 0 or v > 1000:
-        raise argparse.ArgumentTypeError(f"--fps must be more than 0 and at most 1000, not {text}")
-    return v
+def _bounded(kind, flag: str, lo: float, hi: float, low_open: bool = False, what: str = "a number"):
+    """An argparse type: `kind` (int/float) from `lo` to `hi` (more than `lo` with `low_open`), finite."""
+    def parse(text: str):
+        try:
+            v = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{flag} must be {what}, not {text!r}") from None
+        if not math.isfinite(v) or v > hi or v < lo or (low_open and v == lo):
+            low = f"more than {lo}" if low_open else f"from {lo}"
+            raise argparse.ArgumentTypeError(f"{flag} must be {low} to {hi}, not {text}")
+        return v
+    return parse
 
 
-def _port(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--port must be a whole number, not {text!r}") from None
-    if not 0 <= v <= 65535:
-        raise argparse.ArgumentTypeError(f"--port must be from 1 to 65535 (0: any free port), not {v}")
-    return v
-
-
-def _conf(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--conf must be a number from 0 to 1, not {text!r}") from None
-    if not (0.0 <= v <= 1.0):
-        raise argparse.ArgumentTypeError(f"--conf must be from 0 to 1, not {text}")
-    return v
+_positive_fps = _bounded(float, "--fps", 0, 1000, low_open=True, what="a number of frames per second")
+_port = _bounded(int, "--port", 0, 65535, what="a whole number (0: any free port)")
+_conf = _bounded(float, "--conf", 0.0, 1.0, what="a number from 0 to 1")
 
 
 def _build_parser() -> argparse.ArgumentParser:

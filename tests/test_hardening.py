@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import socket
 import sqlite3
 import subprocess
@@ -94,7 +93,7 @@ def test_nan_event_is_refused_and_not_stored(client, literal):
     mid = new_match(client)
     assert client.post(f"/api/matches/{mid}/events", json=DEAL).status_code == 200
     r = raw_post(client, f"/api/matches/{mid}/events",
-                 '{"type": "draw", "player": "Ben", "from": "stock", "n": %s}' % literal)
+                 '{"type": "draw", "player": "Ben", "from": "stock", "n": ' + literal + "}")
     assert r.status_code == 400 and r.get_json()["code"] in ("bad_json", "bad_number")
     st = client.get(f"/api/matches/{mid}")
     state = strict(st.get_data(as_text=True))
@@ -443,7 +442,7 @@ def test_numbers_beyond_what_the_dashboard_holds_are_refused(client):
 
 @pytest.mark.parametrize("options", ["[]", "null", '"fast"', "7"])
 def test_options_must_be_an_object(client, tmp_path, options):
-    body = '{"type": "match", "rules": "basic", "players": ["A", "B"], "options": %s}' % options
+    body = '{"type": "match", "rules": "basic", "players": ["A", "B"], "options": ' + options + "}"
     r = raw_post(client, "/api/matches", body)
     assert r.status_code == 422 and r.get_json()["code"] == "bad_options"
     assert cli(["replay", write(tmp_path, "o.jsonl", body + "\n")]) == 2

@@ -59,17 +59,44 @@ def event(i: int) -> dict:
             "points": {"Ana": i % 7 + 1, "Ben": 0}}
 
 
+def stop_server(proc: subprocess.Popen) -> None:
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        kill(proc)
+
+
+def kill(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+
+
+def logged_events(conn, mid: str) -> list[dict]:
+    """The match's game log after a restart, without its match line."""
+    st, body = request(conn, "GET", f"/api/matches/{mid}/log")
+    assert st == 200
+    return [json.loads(x) for x in body.decode().splitlines()[1:]]
+
+
+LONG_MATCH = {"type": "match", "rules": "classic", "players": PLAYERS, "options": {"target": 10**9}}
+
+
+def new_long_match(port: int) -> str:
+    """A match that does not end during the test (its target is out of reach)."""
+    st, body = request(http.client.HTTPConnection("127.0.0.1", port, timeout=10), "POST", "/api/matches", LONG_MATCH)
+    assert st == 201, body
+    return json.loads(body)["id"]
+
+
 @pytest.mark.slow
 def test_sigkill_mid_stream_loses_nothing_answered_200(tmp_path):
     db = tmp_path / "durable.db"
     port = free_port()
     proc = start(db, port)
     try:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        st, body = request(conn, "POST", "/api/matches",
-                           {"type": "match", "rules": "classic", "players": PLAYERS, "options": {"target": 10**9}})
-        assert st == 201, body
-        mid = json.loads(body)["id"]
+        mid = new_long_match(port)
 
         acked: list[int] = []
         failed: list[str] = []
@@ -108,10 +135,7 @@ def test_sigkill_mid_stream_loses_nothing_answered_200(tmp_path):
     proc = start(db, port)
     try:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        st, body = request(conn, "GET", f"/api/matches/{mid}/log")
-        assert st == 200
-        lines = body.decode().splitlines()
-        events = [json.loads(x) for x in lines[1:]]
+        events = logged_events(conn, mid)
         # everything answered 200 is there, in order; at most the one request in flight came on top
         assert n_acked <= len(events) <= n_acked + 1
         for i, ev in enumerate(events):
@@ -124,16 +148,11 @@ def test_sigkill_mid_stream_loses_nothing_answered_200(tmp_path):
         st, body = request(conn, "POST", f"/api/matches/{mid}/events", event(len(events)))
         assert st == 200, body
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_server(proc)
 
 
 def _import_log(n: int) -> bytes:
-    lines = [json.dumps({"type": "match", "rules": "classic", "players": PLAYERS, "options": {"target": 10**9}})]
+    lines = [json.dumps(LONG_MATCH)]
     lines += [json.dumps(event(i)) for i in range(n)]
     return ("\n".join(lines) + "\n").encode()
 
@@ -145,11 +164,7 @@ def test_sigkill_during_imports_and_writes_loses_nothing_and_leaves_no_half_impo
     proc = start(db, port)
     n_lines = 300
     try:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        st, body = request(conn, "POST", "/api/matches",
-                           {"type": "match", "rules": "classic", "players": PLAYERS, "options": {"target": 10**9}})
-        assert st == 201, body
-        mid = json.loads(body)["id"]
+        mid = new_long_match(port)
         acked: list[int] = []
         imported: list[str] = []
         stop = threading.Event()
@@ -195,15 +210,12 @@ def test_sigkill_during_imports_and_writes_loses_nothing_and_leaves_no_half_impo
             t.join(10)
         n_acked, done = len(acked), list(imported)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        kill(proc)
 
     proc = start(db, port)
     try:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        st, body = request(conn, "GET", f"/api/matches/{mid}/log")
-        events = [json.loads(x) for x in body.decode().splitlines()[1:]]
+        events = logged_events(conn, mid)
         assert n_acked <= len(events) <= n_acked + 1
         for i, ev in enumerate(events):
             assert ev["points"] == event(i)["points"]
@@ -215,9 +227,4 @@ def test_sigkill_during_imports_and_writes_loses_nothing_and_leaves_no_half_impo
             assert m["moves"] == n_lines, m  # an import is all there or not there at all
         assert set(done) <= {m["id"] for m in listed}
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_server(proc)

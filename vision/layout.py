@@ -121,18 +121,12 @@ class Layout(BaseModel):
 
     @classmethod
     def load(cls, path: str | Path) -> Layout:
-        from referee.strict_json import StrictJSONError, loads
+        from vision.jsonfile import load_json_file
 
         try:
-            text = Path(path).read_bytes()
-        except OSError as e:
-            raise LayoutError(f"layout: cannot read {path}: {e.strerror or e}") from None
-        if len(text) > 1024 * 1024:
-            raise LayoutError(f"layout: {path} is too large to be a table layout")
-        try:
-            data = loads(text)
-        except StrictJSONError as e:
-            raise LayoutError(f"layout: {path} was refused: {e.message}") from None
+            data = load_json_file(path, "layout")
+        except ValueError as e:
+            raise LayoutError(str(e)) from None
         return cls.from_dict(data)
 
     def to_dict(self) -> dict:

@@ -28,18 +28,13 @@ class InputError(Exception):
 def load_match(path: str | Path) -> tuple[dict, str]:
     """MATCH.json -> (the match object for the log, the first dealer)."""
     from referee import Match, SetupError
-    from referee.strict_json import StrictJSONError, check_match_object, loads
+    from referee.strict_json import StrictJSONError, check_match_object
+    from vision.jsonfile import load_json_file
 
     try:
-        raw = Path(path).read_bytes()
-    except OSError as e:
-        raise InputError(f"match: cannot read {path}: {e.strerror or e}") from None
-    if len(raw) > 1024 * 1024:
-        raise InputError(f"match: {path} is too large to be a match file")
-    try:
-        data = loads(raw)
-    except StrictJSONError as e:
-        raise InputError(f"match: {path} was refused: {e.message}") from None
+        data = load_json_file(path, "match")
+    except ValueError as e:
+        raise InputError(str(e)) from None
     if not isinstance(data, dict):
         raise InputError("match: expected a JSON object (a match line plus 'dealer')")
     if data.get("type", "match") != "match":
