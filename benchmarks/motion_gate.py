@@ -206,7 +206,7 @@ def demo(det) -> dict:
     from vision.motion import MotionConfig
     from vision.pipeline import TableTracker
     from vision.recording import DEMO_DIR, compare_logs
-    from vision.track_cli import load_match
+    from vision.tracking import load_match
 
     setup, dealer = load_match(DEMO_DIR / "match.json")
     frames = [f.image for f in iter_frames(FolderSource(DEMO_DIR / "frames"))]

@@ -75,23 +75,10 @@ def _build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = _build_parser().parse_args(argv)
-    if args.command == "replay":
-        from referee.replay import cli_replay
+    import importlib
 
-        return cli_replay(args)
-    if args.command == "detect":
-        from vision.detect_cli import cli_detect
-
-        return cli_detect(args)
-    if args.command == "track":
-        from vision.track_cli import cli_track
-
-        return cli_track(args)
-    if args.command == "serve":
-        from web_ui.serve import cli_serve
-
-        return cli_serve(args)
-    return 2
+    command = importlib.import_module(f"rummy_referee.commands.{args.command}")
+    return getattr(command, f"cli_{args.command}")(args)
 
 
 if __name__ == "__main__":

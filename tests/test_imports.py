@@ -12,12 +12,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("referee", "vision", "web_ui")
+PACKAGES = ("referee", "vision", "web_ui", "rummy_referee")
 
 # what the live camera path and the commands load
 RUNTIME = ("vision.capture", "vision.pipeline", "vision.observer", "vision.motion", "vision.snapshot",
-           "vision.stability", "vision.layout", "vision.interfaces", "vision.track_cli", "web_ui.camera",
-           "web_ui.live")
+           "vision.stability", "vision.layout", "vision.interfaces", "vision.tracking", "vision.images", "web_ui.camera",
+           "web_ui.live", "web_ui.server", "rummy_referee.commands.serve", "rummy_referee.commands.track",
+           "rummy_referee.commands.detect", "rummy_referee.commands.replay")
 # test and evaluation tooling (and the demo, loaded only for `serve --demo`)
 TOOLING = ("vision.synth", "vision.evaluation", "vision.oracle", "vision.recording", "vision.demo", "referee.sim")
 
@@ -96,4 +97,5 @@ def test_runtime_modules_load_no_tooling(module):
     loaded = json.loads(out.stdout.strip().splitlines()[-1])
     bad = [m for m in loaded if any(m == t or m.startswith(t + ".") for t in TOOLING)]
     assert not bad, f"{module} loads {bad}"
-    assert not any(m.endswith("_cli") and m != module for m in loaded if m.startswith("vision."))
+    # library code never loads a command module (commands load the library, not the other way round)
+    assert not any(m.startswith("rummy_referee.commands.") and m != module for m in loaded)

@@ -137,7 +137,7 @@ def test_real_model_smoke():
     from vision.detector import Detector
     from vision.layout import Layout
     from vision.pipeline import TableTracker
-    from vision.track_cli import load_match
+    from vision.tracking import load_match
     from vision.types import CardDetection
 
     setup, dealer = load_match(DEMO_DIR / "match.json")

@@ -474,7 +474,7 @@ def test_no_camera(client):
 
 
 def test_serve_access_rules():
-    from web_ui.serve import access, default_db_path
+    from rummy_referee.commands.serve import access, default_db_path
 
     assert access("127.0.0.1", None) == (True, None, False)
     assert access("localhost", "12") == (True, "12", False)

@@ -17,7 +17,7 @@ from vision.layout import Layout
 from vision.motion import MotionConfig
 from vision.oracle import TruthDetector
 from vision.pipeline import Pipeline
-from vision.track_cli import load_match
+from vision.tracking import load_match
 
 log = logging.getLogger(__name__)
 

@@ -1,60 +1,18 @@
-"""`rummy-referee detect IMAGE... [--json] [--model PATH] [--backend auto|torch|onnx] [--conf X]`.
+"""`rummy-referee detect IMAGE... [--json] [--model PATH] [--backend auto|torch|onnx] [--conf X] [--decks N]`.
 
 Prints, per image, the cards face up on it (contract: shared/contracts/game-log.md, "Detecting
 cards in a photo").  With --json, a JSON list with one object per image:
 `{"image", "width", "height", "cards": [{"card", "confidence", "box": [x1, y1, x2, y2]}]}`;
-an image that cannot be read gets `"error"` (and no `cards`), the others are still processed,
-and the exit status is then 1.
+an image that cannot be read (missing, corrupt, over the pixel limit of vision/images.py) gets
+`"error"` (and no `cards`), the others are still processed, and the exit status is then 1.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import sys
-from pathlib import Path
 
-MAX_PIXELS = 80_000_000  # 80 MP: beyond any camera at a card table; a decompression bomb is refused unread
-MAX_FILE_BYTES = 200 * 1024 * 1024
-os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(MAX_PIXELS))  # OpenCV's own guard, as a second line
-
-
-def image_size(path: Path) -> tuple[int, int] | None:
-    """(width, height) from the file's header alone (nothing decoded), or None when Pillow cannot tell."""
-    try:
-        from PIL import Image
-    except ImportError:
-        return None
-    try:
-        with Image.open(path) as im:  # lazy: reads the header only
-            return int(im.width), int(im.height)
-    except Image.DecompressionBombError:  # Pillow's own limit, far beyond ours
-        return (-1, -1)
-    except Exception:  # not an image Pillow knows (OpenCV may still read it) or a broken header
-        return None
-
-
-def _read(path: str):
-    import cv2
-    import numpy as np
-
-    p = Path(path)
-    if not p.is_file():
-        return None, f"no such file: {path}"
-    try:
-        if p.stat().st_size > MAX_FILE_BYTES:
-            return None, f"file too large to be a photo ({p.stat().st_size // (1024 * 1024)} MB): {path}"
-        size = image_size(p)
-        if size == (-1, -1) or (size is not None and size[0] * size[1] > MAX_PIXELS):
-            shown = "more pixels than any photo" if size == (-1, -1) else f"{size[0]}x{size[1]} pixels"
-            return None, f"image too large: {shown} (at most {MAX_PIXELS // 1_000_000} megapixels): {path}"
-        data = np.fromfile(str(p), dtype=np.uint8)
-        img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    except (OSError, cv2.error, MemoryError) as e:
-        return None, f"cannot read image: {path} ({str(e).strip().splitlines()[-1][:120] if str(e) else type(e).__name__})"
-    if img is None:
-        return None, f"cannot read image: {path}"
-    return img, None
+from vision.images import read_image
 
 
 def run_detect(images: list[str], model: str | None = None, backend: str = "auto",
@@ -65,7 +23,7 @@ def run_detect(images: list[str], model: str | None = None, backend: str = "auto
     detector = None
     results, status = [], 0
     for path in images:
-        img, err = _read(path)
+        img, err = read_image(path)
         if err:
             results.append({"image": path, "error": err})
             status = 1

@@ -12,11 +12,11 @@ import sys
 import threading
 import webbrowser
 
-from . import create_app
-from .camera import attach_camera
-from .server import make_server
-from .services import get_matches, get_store
-from .store import StoreError
+from web_ui import create_app
+from web_ui.camera import attach_camera
+from web_ui.server import make_server
+from web_ui.services import get_matches, get_store
+from web_ui.store import StoreError
 
 LOCAL = {"127.0.0.1", "localhost", "::1"}
 ANY = {"0.0.0.0", "::", ""}
