@@ -409,8 +409,28 @@ def test_pages_render(client):
 
 
 class FakePipeline:
+    """A camera pipeline as the dashboard drives it (vision.interfaces.CameraPipeline), without a camera."""
+
+    detector_kind = "given"
+
     def __init__(self):
         self.cb = None
+        self.proposals: dict[int, dict] = {}
+
+    def start(self):
+        return self
+
+    def stop(self):
+        pass
+
+    def pending(self):
+        return list(self.proposals.values())
+
+    def confirm(self, pid):
+        return self.proposals.pop(pid, None)
+
+    def reject(self, pid):
+        return self.proposals.pop(pid, None) is not None
 
     def latest_jpeg(self):
         return b"\xff\xd8fakejpeg\xff\xd9"

@@ -67,7 +67,10 @@ class FrameSource(Protocol):
 
 
 class CameraPipeline(Protocol):
-    """The live pipeline as the dashboard drives it (`vision.pipeline.Pipeline`)."""
+    """The live pipeline as the dashboard drives it (`vision.pipeline.Pipeline`).  `detector_kind`: what
+    names the cards ("model", the shipped detector; "oracle", a demo recording's answer key; "given")."""
+
+    detector_kind: str | None
 
     def start(self) -> CameraPipeline:
         ...

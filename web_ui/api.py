@@ -233,7 +233,7 @@ def import_log():
 def camera():
     live = get_matches()
     # "model" (the shipped detector), "oracle" (a demo recording's own answer key), "given" or None
-    kind = getattr(live.pipeline, "detector_kind", None) if live.pipeline is not None else None
+    kind = live.pipeline.detector_kind if live.pipeline is not None else None
     return jsonify(state=live.camera_state(), match=live.camera_target(), available=live.pipeline is not None,
                    pending=live.pending(), detector=kind)
 
@@ -242,7 +242,7 @@ def camera():
 def camera_proposal(pid, verb):
     """Accept (``confirm``) or ``reject`` an event the camera was unsure of."""
     p = get_matches().pipeline
-    if p is None or not hasattr(p, "confirm"):
+    if p is None:
         return _err(404, "no_camera", "No camera is connected.")
     if verb == "confirm":
         out = p.confirm(pid)
