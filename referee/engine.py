@@ -46,6 +46,7 @@ from .melds import (
 )
 from .presets import Rules, make_rules
 from .state import Hand, Meld, Phase, Result, Turn
+from .strict_json import StrictJSONError, check_name
 from .views import legal_moves, public_state
 
 REFUSAL_CODES = (
@@ -57,7 +58,7 @@ REFUSAL_CODES = (
     "final_discard_required", "discard_playable", "face_down_not_last", "face_down_not_allowed", "hand_over",
     "no_hand_in_progress", "hand_in_progress", "reveal_needed", "reveal_mismatch", "reveal_not_needed",
     "wrong_dealer", "wrong_deal_size", "match_over", "rummy_call_not_allowed", "rummy_call_invalid",
-    "end_hand_not_allowed", "match_line",
+    "end_hand_not_allowed", "match_line", "bad_text", "too_deep", "bad_number",
 )
 
 
@@ -94,10 +95,17 @@ class Match(DrawEvents, HandEndEvents):
         if (not isinstance(players, list) or not players
                 or not all(isinstance(p, str) and p.strip() for p in players)):
             raise SetupError("bad_players", "'players' must be a list of player names, clockwise")
+        for i, p in enumerate(players, start=1):
+            try:
+                check_name(p, f"player {i}'s name")
+            except StrictJSONError as e:
+                raise SetupError(e.code, e.message) from None
         names = [p.strip() for p in players]
         if len(set(names)) != len(names):
             raise SetupError("bad_players", "player names must be different from each other")
-        options = setup.get("options") or {}
+        options = setup.get("options", {})
+        if not isinstance(options, dict):  # `null` or `[]` is not "no options": leave the key out
+            raise SetupError("bad_options", "'options' must be an object of config keys (SPEC §4), or left out")
         self.rules: Rules = make_rules(setup.get("rules"), len(names), options)
         self.players: list[str] = names
         self.setup: dict = {"type": "match", "rules": self.rules.name, "players": names}

@@ -18,6 +18,10 @@ from .state import Hand, Phase, Result
 if TYPE_CHECKING:
     from .presets import Rules
 
+# more than any hand can hold (two decks, every card at its highest value, many times over); a bigger
+# number is a typing slip, and the dashboard's numbers must hold every total exactly
+MAX_HAND_POINTS = 10_000
+
 
 class HandEndEvents:
     """The handlers and bookkeeping of a hand's end (mixed into `Match`)."""
@@ -202,8 +206,8 @@ class HandEndEvents:
         out = {}
         for name, v in value.items():
             i = self._seat(name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise Refusal("bad_event", f"{what} of {name} must be a whole number ≥ 0")
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_HAND_POINTS:
+                raise Refusal("bad_event", f"{what} of {name} must be a whole number from 0 to {MAX_HAND_POINTS}")
             out[i] = v
         return out
 

@@ -146,6 +146,9 @@ class Rules:
 OPTION_KEYS = frozenset(f.name for f in fields(Rules)) - {"name", "n_players"}
 
 
+MAX_TARGET = 10**9  # far beyond any evening (the dashboard holds every total exactly)
+
+
 def _per_count(value: Any, n: int, key: str) -> Any:
     if isinstance(value, dict):
         table = {str(k): v for k, v in value.items()}
@@ -168,7 +171,7 @@ def _check_int(key: str, v: Any, lo: int, hi: int | None = None, allow_none: boo
 
 def make_rules(name: object, n_players: int, options: object = None) -> Rules:
     """Resolve a preset plus options for `n_players` players. Raises SetupError on anything invalid."""
-    if name not in _PRESETS:
+    if not isinstance(name, str) or name not in _PRESETS:
         raise SetupError("unknown_rules", f"unknown rules {name!r}: choose one of {', '.join(PRESET_NAMES)}")
     if options is None:
         options = {}
@@ -209,10 +212,10 @@ def make_rules(name: object, n_players: int, options: object = None) -> Rules:
     _check_int("hand_size", merged["hand_size"], 1, 20)
     _check_int("decks", merged["decks"], 1, 2)
     _check_int("jokers_per_deck", merged["jokers_per_deck"], 0, 4)
-    _check_int("max_melds_per_turn", merged["max_melds_per_turn"], 1, None, allow_none=True)
-    _check_int("recycle_limit", merged["recycle_limit"], 0, None, allow_none=True)
-    _check_int("target", merged["target"], 1, None, allow_none=True)
-    _check_int("match_hands", merged["match_hands"], 1, None, allow_none=True)
+    _check_int("max_melds_per_turn", merged["max_melds_per_turn"], 1, 100, allow_none=True)
+    _check_int("recycle_limit", merged["recycle_limit"], 0, 1000, allow_none=True)
+    _check_int("target", merged["target"], 1, MAX_TARGET, allow_none=True)
+    _check_int("match_hands", merged["match_hands"], 1, 1000, allow_none=True)
     _check_int("min_natural_cards_per_meld", merged["min_natural_cards_per_meld"], 0, 3)
     if merged["target"] is None and merged["match_hands"] is None:
         raise SetupError("bad_option", "a match needs a 'target' score or a number of hands ('match_hands')")
