@@ -20,7 +20,7 @@ def test_one_epoch_training_smoke(tmp_path):
                        timeout=120)
     assert r.returncode == 0, r.stderr
     assert len(list((data / "images" / "train").glob("*.jpg"))) == 6
-    r = subprocess.run([env_py, "training/train.py", "--data", str(data), "--epochs", "1", "--imgsz", "128",
+    r = subprocess.run([env_py, "-m", "training.train", "--data", str(data), "--epochs", "1", "--imgsz", "128",
                         "--batch", "4", "--workers", "0", "--threads", "2", "--name", "smoke",
                         "--project", str(tmp_path / "runs"), "--no-val"],
                        cwd=ROOT, capture_output=True, text=True, timeout=300,
@@ -48,12 +48,12 @@ def test_corner_only_detector_with_a_v2_classifier(tmp_path):
                         "--size", "128", "--no-svg", "--seed", "6", "--faults", "0.5"], cwd=ROOT, capture_output=True,
                        text=True, timeout=120)
     assert r.returncode == 0, r.stderr
-    r = subprocess.run([sys.executable, "training/train.py", "--data", str(data), "--epochs", "1", "--imgsz", "128",
+    r = subprocess.run([sys.executable, "-m", "training.train", "--data", str(data), "--epochs", "1", "--imgsz", "128",
                         "--batch", "4", "--workers", "0", "--threads", "2", "--name", "one", "--single-cls",
                         "--project", str(tmp_path / "runs"), "--no-val"], cwd=ROOT, capture_output=True, text=True,
                        timeout=300, env=env)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    r = subprocess.run([sys.executable, "training/train_classifier.py", "--data", str(data), "--arch", "v2",
+    r = subprocess.run([sys.executable, "-m", "training.train_classifier", "--data", str(data), "--arch", "v2",
                         "--epochs", "1", "--batch", "32", "--strong-aug", "--card-negatives", "1", "--jitter", "2",
                         "--loose", "0.1", "--out", str(tmp_path / "cls" / "cards-cls")], cwd=ROOT, capture_output=True,
                        text=True, timeout=300, env=env)

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "training"))
+from training import analyze, compare, probes
+from training.evaluate import truth_boxes
 
-import analyze  # noqa: E402
-import compare  # noqa: E402
-import probes  # noqa: E402
-from evaluate import truth_boxes  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _labelled_folder(tmp_path, n=2):

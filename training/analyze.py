@@ -1,7 +1,7 @@
 """Where does the detector fail?  Per-corner and per-card failure analysis on labelled photos.
 
-    python training/analyze.py                                   # shipped model, real dev photos
-    python training/analyze.py --data runs/data/synth_heldout --split val --md runs/eval/heldout-analysis.md
+    python -m training.analyze                                   # shipped model, real dev photos
+    python -m training.analyze --data runs/data/synth_heldout --split val --md runs/eval/heldout-analysis.md
 
 For every labelled corner index (BACK excluded) it finds the best YOLO candidate box (IoU with
 the label, candidates from `BOX_CONF` up, class-agnostic) and sorts the corner into one of:
@@ -36,16 +36,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from common import REAL, ROOT, offline_ultralytics  # noqa: E402
-from evaluate import images_of, iou, truth, truth_boxes  # noqa: E402
+from training.common import REAL, ROOT, offline_ultralytics
+from training.evaluate import images_of, iou, truth, truth_boxes
 
 RED = {"H", "D"}
 

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 from pathlib import Path
+
+from vision.types import CORNER_CLASSES
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT.parent / "shared" / "data" / "real"
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
-from vision.types import CORNER_CLASSES  # noqa: E402
 
 # The 55 classes of shared/data/real/classes.txt, in label-index order.
 CLASS_NAMES = list(CORNER_CLASSES)

@@ -1,6 +1,6 @@
 """Compare detector configurations on the same photos in one run (the shipping decision).
 
-    python training/compare.py \
+    python -m training.compare \
         --candidate old=models/cards-yolo.onnx,models/cards-cls.onnx \
         --candidate new=runs/stageC.onnx,runs/cls-v2/cards-cls.onnx \
         --md runs/eval/compare.md
@@ -18,13 +18,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from common import REAL, ROOT, offline_ultralytics  # noqa: E402
-from evaluate import card_level, images_of, pipeline_map50, predictor, prf, run_raw  # noqa: E402
+from training.common import REAL, ROOT, offline_ultralytics
+from training.evaluate import card_level, images_of, pipeline_map50, predictor, prf, run_raw
 
 THRESHOLDS = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95]
 DEFAULT_SETS = {"dev": (REAL / "dev", None), "heldout": (ROOT / "runs" / "data" / "synth_heldout", "val")}

@@ -1,7 +1,7 @@
 """Measure the detector on labelled photos: card-level precision/recall/F1 and corner mAP50.
 
-    python training/evaluate.py --model models/cards-yolo.pt                # real dev photos
-    python training/evaluate.py --model models/cards-yolo.pt --data runs/data/synth_heldout --split val
+    python -m training.evaluate --model models/cards-yolo.pt                # real dev photos
+    python -m training.evaluate --model models/cards-yolo.pt --data runs/data/synth_heldout --split val
 
 Card level: for each image the ground truth is the set of card identities labelled in its
 label file (BACK ignored, both jokers = JK); the prediction is the set of cards the detector
@@ -15,13 +15,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from common import CLASS_NAMES, REAL, ROOT, offline_ultralytics  # noqa: E402
+from training.common import CLASS_NAMES, REAL, ROOT, offline_ultralytics
 
 
 def truth(label_file: Path) -> set[str]:

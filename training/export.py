@@ -1,6 +1,6 @@
 """Ship a trained checkpoint: models/cards-yolo.pt (optimizer stripped) + models/cards-yolo.onnx.
 
-    python training/export.py runs/train/stageB/weights/best.pt [--out models]
+    python -m training.export runs/train/stageB/weights/best.pt [--out models]
 
 The ONNX file has a dynamic input size (letterboxed frames keep their aspect ratio, padded to a
 multiple of 32), opset 18, and carries the class names in its metadata.
@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import ROOT, offline_ultralytics  # noqa: E402
+from training.common import ROOT, offline_ultralytics
 
 
 def export(checkpoint: Path, out_dir: Path, stem: str = "cards-yolo", imgsz: int = 640) -> tuple[Path, Path]:

@@ -1,6 +1,6 @@
 """Make the small test images in tests/fixtures/images/ with their expected cards.
 
-    python training/make_fixtures.py
+    python -m training.make_fixtures
 
 * two real photos (CC BY 4.0, see models/MODEL.md): one multi-card scene from the training
   split and one from the dev split, re-encoded as JPEG;
@@ -13,15 +13,12 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from common import CLASS_NAMES, REAL, ROOT  # noqa: E402
+from training.common import CLASS_NAMES, REAL, ROOT
 
 OUT = ROOT / "tests" / "fixtures" / "images"
 REAL_PICKS = {

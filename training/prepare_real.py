@@ -9,7 +9,7 @@ Labels of boxes cut by a crop are clipped; boxes with less than 60 % of their ar
 are dropped.  A few photos (every 8th multi-card scene) are kept apart as the `val` split
 used for checkpoint selection.  `shared/data/real/dev/` is never read here.
 
-    python training/prepare_real.py --src ../shared/data/real/train --out runs/data/real
+    python -m training.prepare_real --src ../shared/data/real/train --out runs/data/real
 """
 
 from __future__ import annotations

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import collections
 import pickle
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -147,8 +146,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--nc", type=int, default=55)
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
     from training.common import CLASS_NAMES, offline_ultralytics
 
     offline_ultralytics()

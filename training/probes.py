@@ -1,7 +1,7 @@
 """Rendered situation probes: small labelled sets, each stressing one situation, in the held-out
 deck (kde-nicu-white, or a procedural deck where the Debian art is missing) that training never saw.
 
-    python training/probes.py --out runs/data/probes --n 40
+    python -m training.probes --out runs/data/probes --n 40
 
 Writes <out>/<probe>/images/val and labels/val (YOLO format, 55 classes) for:
 
@@ -18,18 +18,16 @@ and to choose the input size; never used for training.
 from __future__ import annotations
 
 import argparse
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from vision.synth.dataset import CLASS_INDEX, usable_decks  # noqa: E402
-from vision.synth.layouts import random_table  # noqa: E402
-from vision.synth.scene import Placement, render  # noqa: E402
-from vision.synth.surfaces import felt, make_surface  # noqa: E402
+from vision.synth.dataset import CLASS_INDEX, usable_decks
+from vision.synth.layouts import random_table
+from vision.synth.scene import Placement, render
+from vision.synth.surfaces import felt, make_surface
 
 HELD_OUT = ["kde-nicu-white"]
 FALLBACK = ["proc-complex"]

@@ -19,7 +19,7 @@ export RUMMY_SYNTH_CACHE=${RUMMY_SYNTH_CACHE:-$PWD/runs/synth-cache}
 export YOLO_CONFIG_DIR=${YOLO_CONFIG_DIR:-$PWD/runs/yolo_config}
 
 # 1. real photos → whole photos + native-resolution 320 px crops (seed 0); dev/ is never read
-$PY training/prepare_real.py --src ../shared/data/real/train --out runs/data/real --seed 0
+$PY -m training.prepare_real --src ../shared/data/real/train --out runs/data/real --seed 0
 # 2. synthetic tables (416 px): all decks but one, all surfaces but one; a dark-deck set; the held-out set
 $PY -m vision.synth.dataset --out runs/data/synth --train 3000 --val 100 --size 416 --seed 1 \
     --exclude-deck kde-nicu-white --exclude-surface marble
@@ -29,23 +29,23 @@ $PY -m vision.synth.dataset --out runs/data/synth_noir --train 700 --size 416 --
 $PY -m vision.synth.dataset --out runs/data/synth_heldout --val 150 --size 416 --seed 100 \
     --only-deck kde-nicu-white --only-surface marble
 # 3. stage A: from scratch (yolo11n.yaml, no pretrained weights) on the real photos
-$PY training/train.py --data runs/data/real --model yolo11n.yaml --epochs 6 --hours "$HOURS_A" --imgsz "$IMGSZ" \
+$PY -m training.train --data runs/data/real --model yolo11n.yaml --epochs 6 --hours "$HOURS_A" --imgsz "$IMGSZ" \
     --batch 16 --threads "$THREADS" --workers 1 --name stageA --seed 0 --device "$DEVICE"
 # 4. stage B: from stage A, real photos (twice) + synthetic tables
-$PY training/train.py --data runs/data/real --data runs/data/real --data runs/data/synth --data runs/data/synth_noir \
+$PY -m training.train --data runs/data/real --data runs/data/real --data runs/data/synth --data runs/data/synth_noir \
     --model runs/train/stageA/weights/last.pt --epochs 12 --hours "$HOURS_B" --imgsz "$IMGSZ" --batch 16 \
     --threads "$THREADS" --workers 1 --name stageB --seed 0 --device "$DEVICE"
 # 5. the corner classifier that names YOLO's boxes (two runs, the second from the first)
-$PY training/train_classifier.py --data runs/data/real --data runs/data/synth --data runs/data/synth_noir \
+$PY -m training.train_classifier --data runs/data/real --data runs/data/synth --data runs/data/synth_noir \
     --epochs 24 --out runs/cls/cards-cls --max-minutes 16 --seed 0
-$PY training/train_classifier.py --data runs/data/real --data runs/data/synth --data runs/data/synth_noir \
+$PY -m training.train_classifier --data runs/data/real --data runs/data/synth --data runs/data/synth_noir \
     --epochs 30 --lr 0.002 --synth-fraction 0.6 --init runs/cls/cards-cls.pt --out runs/cls2/cards-cls \
     --max-minutes 24 --seed 0
 # 6. ship and measure
-$PY training/export.py runs/train/stageB/weights/best.pt --out models
+$PY -m training.export runs/train/stageB/weights/best.pt --out models
 cp runs/cls2/cards-cls.pt runs/cls2/cards-cls.onnx models/
-$PY training/evaluate.py --model models/cards-yolo.pt --classifier models/cards-cls.pt --backend torch --sweep \
+$PY -m training.evaluate --model models/cards-yolo.pt --classifier models/cards-cls.pt --backend torch --sweep \
     --out runs/eval/dev.json
-$PY training/evaluate.py --model models/cards-yolo.pt --classifier models/cards-cls.pt --backend torch \
+$PY -m training.evaluate --model models/cards-yolo.pt --classifier models/cards-cls.pt --backend torch \
     --data runs/data/synth_heldout --split val --out runs/eval/heldout.json
 $PY benchmarks/detector.py

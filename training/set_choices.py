@@ -2,7 +2,7 @@
 the card threshold — chosen on validation data (training/compare.py), kept in the weights so that
 `Detector()` uses them (models/MODEL.md).
 
-    python training/set_choices.py runs/cls/cards-cls.pt --out models/cards-cls \
+    python -m training.set_choices runs/cls/cards-cls.pt --out models/cards-cls \
         --views "0,0,1;0.08,0.08,1;-0.08,-0.08,1;0,0,1.2;0,0,0.85" --tta --conf 0.5
 
 Writes <out>.pt ({"config", "state_dict"}) and <out>.onnx (config as JSON metadata "crop_config").
@@ -11,14 +11,10 @@ Writes <out>.pt ({"config", "state_dict"}) and <out>.onnx (config as JSON metada
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-import train_classifier  # noqa: E402
-
-from vision.corner_classifier import build_model, load_checkpoint  # noqa: E402
+from training import train_classifier
+from vision.corner_classifier import build_model, load_checkpoint
 
 
 def parse_views(text: str) -> list[list[float]]:

@@ -1,6 +1,6 @@
 """Train the corner-index detector (ultralytics YOLO) from scratch or from a checkpoint, offline.
 
-    python training/train.py --data runs/data/real --data runs/data/synth --epochs 12 \
+    python -m training.train --data runs/data/real --data runs/data/synth --epochs 12 \
         --imgsz 320 --model yolo11n.yaml --name cards --threads 2
 
 Each --data folder holds images/{train,val} and labels/{train,val} in YOLO format with the
@@ -11,11 +11,9 @@ runs/train/<name>/weights/{last,best}.pt, so an interrupted run still leaves a m
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import CLASS_NAMES, ROOT, offline_ultralytics  # noqa: E402
+from training.common import CLASS_NAMES, ROOT, offline_ultralytics
 
 
 def write_data_yaml(data_dirs: list[Path], out: Path) -> Path:

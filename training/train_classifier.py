@@ -1,6 +1,6 @@
 """Train the corner-index classifier (vision/corner_classifier.py) on crops of labelled corners.
 
-    python training/train_classifier.py --data runs/data/real --data runs/data/synth \
+    python -m training.train_classifier --data runs/data/real --data runs/data/synth \
         --data runs/data/synth_noir --epochs 8 --out models/cards-cls
 
 Crops come from the YOLO labels of each dataset's train split (val split for validation),
@@ -12,18 +12,14 @@ small shifts/scales/rotations, colour and brightness changes, blur and noise.  W
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from evaluate import iou  # noqa: E402
-
-from vision.corner_classifier import CLASS_NAMES, CONFIGS, NONE, build_model, crop, load_checkpoint  # noqa: E402
+from training.evaluate import iou
+from vision.corner_classifier import CLASS_NAMES, CONFIGS, NONE, build_model, crop, load_checkpoint
 
 CFG = dict(CONFIGS["v1"])  # the crop convention in use (set from --arch in main)
 
@@ -245,6 +241,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(ytr)} train / {len(yva)} val crops in {time.time() - t0:.0f} s", flush=True)
 
     model = build_model(CFG)
+    if CFG["arch"] == "v3" and not args.init:
+        # the COCO-pretrained YOLOv5n backbone (layers 0-6) as the starting trunk
+        from training.pretrained import load_tensors
+
+        own = model.state_dict()
+        start = {k[len("model."):]: v.float() for k, v in load_tensors().items()
+                 if k.startswith("model.") and k[len("model."):] in own and own[k[len("model."):]].shape == v.shape}
+        model.load_state_dict(start, strict=False)
+        print(f"v3 trunk: {len(start)} tensors from the COCO-pretrained YOLOv5n", flush=True)
     if args.init:
         cfg, state = load_checkpoint(args.init)
         if cfg["arch"] != CFG["arch"]:

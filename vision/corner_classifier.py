@@ -39,7 +39,8 @@ TTA = True
 
 V1 = {"arch": "v1", "size": 32, "margin": 0.15, "square": False, "tta": True}
 V2 = {"arch": "v2", "size": 40, "margin": 0.15, "square": True, "tta": False}
-CONFIGS = {"v1": V1, "v2": V2}
+V3 = {"arch": "v3", "size": 64, "margin": 0.2, "square": True, "tta": False}
+CONFIGS = {"v1": V1, "v2": V2, "v3": V3}
 
 
 def crop(img: np.ndarray, box, size: int = SIZE, margin: float = MARGIN, square: bool = False) -> np.ndarray:
@@ -85,7 +86,26 @@ def build_model(config: dict | None = None):
         return nn.Sequential(*conv(3, 16), *conv(16, 32, 2), *conv(32, 32), nn.MaxPool2d(2),
                              *conv(32, 64), *conv(64, 64), nn.MaxPool2d(2), *conv(64, 128), *conv(128, 128),
                              nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, len(CLASS_NAMES)))
-    raise ValueError(f"unknown corner classifier arch {arch!r} (v1 or v2)")
+    if arch == "v3":
+        return v3_model()
+    raise ValueError(f"unknown corner classifier arch {arch!r} (v1, v2 or v3)")
+
+
+def v3_model():
+    """"v3": the first seven layers of YOLOv5n (its backbone to stride 16: 0.29 M parameters, the same
+    layer shapes as ultralytics' yolov5n.yaml, so training can start from the COCO weights, see
+    training/pretrained.py) on a 64 px square crop, then global average pooling and a linear layer.
+    About 20 M multiply-adds per crop."""
+    import importlib
+
+    import torch.nn as nn
+
+    importlib.import_module("vision.detector")  # sets ultralytics offline before it is imported
+    from ultralytics.nn.modules import C3, Conv
+
+    return nn.Sequential(Conv(3, 16, 6, 2, 2), Conv(16, 32, 3, 2), C3(32, 32, 1), Conv(32, 64, 3, 2), C3(64, 64, 2),
+                         Conv(64, 128, 3, 2), C3(128, 128, 3), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2),
+                         nn.Linear(128, len(CLASS_NAMES)))
 
 
 def _batch(crops: list[np.ndarray]) -> np.ndarray:
