@@ -207,3 +207,20 @@ def check_match_object(obj: Any) -> dict:
     if "options" in obj and not isinstance(obj["options"], dict):
         raise StrictJSONError("bad_options", "'options' must be an object of rule options (or left out)")
     return obj
+
+
+def split_match_object(obj: Any, extra_keys: tuple[str, ...] = ("dealer",)) -> tuple[dict, dict]:
+    """A match object as other programs send it (the log's `match` line plus keys of their own, such as the
+    first `dealer`) → (the match line, the extra keys).  Types are checked (`check_match_object`) and a
+    `dealer`, when given, must be one of the players.  Raises StrictJSONError."""
+    if not isinstance(obj, dict):
+        raise StrictJSONError("bad_setup", "the match must be a JSON object")
+    if obj.get("type", "match") != "match":
+        raise StrictJSONError("bad_setup", "the match object must have \"type\": \"match\"")
+    setup = {"type": "match", **{k: v for k, v in obj.items() if k not in extra_keys and k != "type"}}
+    extra = {k: obj[k] for k in extra_keys if k in obj}
+    check_match_object(setup)
+    d = extra.get("dealer")
+    if d is not None and (not isinstance(d, str) or d not in setup["players"]):
+        raise StrictJSONError("bad_dealer", f"the first dealer {str(d)[:40]!r} is not one of the players")
+    return setup, extra

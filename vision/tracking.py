@@ -23,32 +23,23 @@ class InputError(Exception):
 def load_match(path: str | Path) -> tuple[dict, str]:
     """MATCH.json -> (the match object for the log, the first dealer)."""
     from referee import Match, SetupError
-    from referee.strict_json import StrictJSONError, check_match_object
+    from referee.strict_json import StrictJSONError, split_match_object
     from vision.jsonfile import load_json_file
 
     try:
         data = load_json_file(path, "match")
     except ValueError as e:
         raise InputError(str(e)) from None
-    if not isinstance(data, dict):
-        raise InputError("match: expected a JSON object (a match line plus 'dealer')")
-    if data.get("type", "match") != "match":
-        raise InputError(f"match: 'type' must be 'match', got {str(data.get('type'))[:40]!r}")
-    setup = {"type": "match", **{k: v for k, v in data.items() if k not in ("type", "dealer")}}
     try:
-        check_match_object(setup)
+        setup, extra = split_match_object(data)
         Match(setup)
     except StrictJSONError as e:
         raise InputError(f"match: {e.message}") from None
     except SetupError as e:
         raise InputError(f"match: {getattr(e, 'message', None) or e}") from None
-    players = setup.get("players") or []
-    dealer = data.get("dealer")
-    if dealer is None:
+    if extra.get("dealer") is None:
         raise InputError("match: 'dealer' is missing (the dealer of the first hand)")
-    if not isinstance(dealer, str) or dealer not in players:
-        raise InputError(f"match: dealer {str(dealer)[:40]!r} is not one of the players {players}")
-    return setup, dealer
+    return setup, extra["dealer"]
 
 
 def track(source, layout: Layout, setup: dict, dealer: str, detector, *, fps: float = 10.0,

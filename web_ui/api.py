@@ -68,21 +68,12 @@ def _get_or_404(mid: str):
 
 
 def _split_setup(body):
-    if not isinstance(body, dict):
-        return None, None, _err(422, "bad_setup", "The match must be a JSON object.")
-    if body.get("type", "match") != "match":
-        return None, None, _err(422, "bad_setup", "The first object must have \"type\": \"match\".")
-    setup = {k: v for k, v in body.items() if k not in EXTRA_KEYS}
-    extra = {k: body[k] for k in EXTRA_KEYS if k in body}
     try:
-        strict_json.check_match_object(setup)
+        setup, extra = strict_json.split_match_object(body, EXTRA_KEYS)
         if extra.get("title") is not None:
             strict_json.check_name(extra["title"], "the match title", strict_json.MAX_TITLE)
     except strict_json.StrictJSONError as e:
         return None, None, _err(422, e.code, e.message[:1].upper() + e.message[1:] + ".")
-    d = extra.get("dealer")
-    if d is not None and (not isinstance(d, str) or d not in body["players"]):
-        return None, None, _err(422, "bad_dealer", f"The first dealer {str(d)[:40]!r} is not one of the players.")
     for k in ("camera", "layout"):
         if k in extra and extra[k] is not None and (not isinstance(extra[k], str) or len(extra[k]) > 500):
             return None, None, _err(422, "bad_setup", f"'{k}' must be a short text.")
