@@ -18,6 +18,14 @@ from typing import Any
 from .errors import SetupError
 
 PRESET_NAMES = ("basic", "solitaired", "classic", "rummy500")
+# what the players call each rule system: in full (menus) and short (the scoreboard's top bar)
+PRESET_TITLES = {
+    "basic": "Basic Rummy (cardgames.io)",
+    "solitaired": "Solitaired Rummy to 200",
+    "classic": "Classic Rummy (Pagat / Bicycle)",
+    "rummy500": "Rummy 500",
+}
+PRESET_SHORT_TITLES = {"basic": "Basic", "solitaired": "Solitaired", "classic": "Classic", "rummy500": "Rummy 500"}
 UNLIMITED = None  # recycle_limit without limit
 
 _ENUMS: dict[str, tuple[str, ...]] = {

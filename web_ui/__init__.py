@@ -17,7 +17,7 @@ from werkzeug.exceptions import HTTPException
 
 from . import security, services
 from .hub import Hub
-from .live import Live
+from .live import MatchService
 from .store import Store, StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ def create_app(test_config: dict | None = None, pipeline=None) -> Flask:
         app.config["SECRET_KEY"] = store.meta("secret_key", lambda: secrets.token_hex(32))
     app.config.setdefault("PIN_GEN", secrets.token_hex(4))
     hub = Hub()
-    live = Live(app, store, hub, pipeline)
+    live = MatchService(app, store, hub, pipeline)
     app.extensions[services.STORE] = store
     app.extensions[services.HUB] = hub
     app.extensions[services.MATCHES] = live

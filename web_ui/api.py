@@ -245,3 +245,18 @@ def camera_proposal(pid, verb):
             return _err(404, "no_proposal", "That proposal is no longer waiting.")
         return jsonify(ok=True), 200
     abort(404)
+
+
+@bp.get("/presets")
+def presets():
+    """Each preset's title, allowed player counts and resolved defaults per count (from the engine)."""
+    from referee import presets as rp
+
+    out = {}
+    for name in rp.PRESET_NAMES:
+        counts = list(rp.preset_player_counts(name))
+        out[name] = {"title": rp.PRESET_TITLES.get(name, name), "players": counts,
+                     "defaults": {str(n): rp.preset_defaults(name, n) for n in counts}}
+    # the allowed values of the enumerated and yes/no options, for the form's "all options" section
+    choices, booleans = rp.option_choices()
+    return jsonify(presets=out, choices=choices, booleans=booleans)

@@ -39,7 +39,10 @@ def sse_message(kind: str, data: dict, ident: int | None = None) -> bytes:
     return f"{head}event: {kind}\ndata: {body}\n\n".encode()
 
 
-class Live:
+class MatchService:
+    """The match service: every change (API, dashboard, camera) goes to the store (engine + disk), then to
+    every open screen through the hub, from one publisher thread; also the bridge to the camera pipeline."""
+
     def __init__(self, app, store, hub, pipeline: CameraPipeline | None = None):
         self.app = app
         self.store = store

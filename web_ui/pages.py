@@ -3,7 +3,9 @@ match's event stream, so the players see exactly what other programs get from th
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify, redirect, render_template, request, session, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
+
+from referee.presets import PRESET_SHORT_TITLES, PRESET_TITLES
 
 from . import security
 from .api import import_text
@@ -12,14 +14,8 @@ from .store import NotFound
 
 bp = Blueprint("pages", __name__)
 
-RULE_NAMES = {
-    "basic": "Basic Rummy (cardgames.io)",
-    "solitaired": "Solitaired Rummy to 200",
-    "classic": "Classic Rummy (Pagat / Bicycle)",
-    "rummy500": "Rummy 500",
-}
-
-SHORT_NAMES = {"basic": "Basic", "solitaired": "Solitaired", "classic": "Classic", "rummy500": "Rummy 500"}
+RULE_NAMES = PRESET_TITLES
+SHORT_NAMES = PRESET_SHORT_TITLES
 
 
 @bp.get("/")
@@ -107,18 +103,3 @@ def unlock_post():
     session["pin_ok"] = True
     session["pin_gen"] = current_app.config.get("PIN_GEN")
     return redirect(nxt)
-
-
-@bp.get("/api/presets")
-def presets():
-    """Each preset's allowed player counts and resolved defaults per count (from the engine)."""
-    from referee import presets as rp
-
-    out = {}
-    for name in rp.PRESET_NAMES:
-        counts = list(rp.preset_player_counts(name))
-        out[name] = {"title": RULE_NAMES.get(name, name), "players": counts,
-                     "defaults": {str(n): rp.preset_defaults(name, n) for n in counts}}
-    # the allowed values of the enumerated and yes/no options, for the form's "all options" section
-    choices, booleans = rp.option_choices()
-    return jsonify(presets=out, choices=choices, booleans=booleans)

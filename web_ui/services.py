@@ -10,7 +10,7 @@ from flask import Flask, current_app
 
 if TYPE_CHECKING:
     from .hub import Hub
-    from .live import Live
+    from .live import MatchService
     from .security import PinGuard
     from .store import Store
 
@@ -25,7 +25,7 @@ def get_hub(app: Flask | None = None) -> Hub:
     return (app or current_app).extensions[HUB]
 
 
-def get_matches(app: Flask | None = None) -> Live:
+def get_matches(app: Flask | None = None) -> MatchService:
     """The match service: applies changes through the store and shows them on every screen."""
     return (app or current_app).extensions[MATCHES]
 
