@@ -47,6 +47,12 @@ class TableTracker:
                  calibrate_every: int = 15, motion_gate: bool | MotionConfig = True):
         self.layout = layout
         self.detector = detector
+        # the trained detector's one-deck rule follows the match: two decks hold each card twice
+        from vision.detector import Detector as CardDetector
+
+        decks = (referee.public_state().get("options") or {}).get("decks")
+        if isinstance(CardDetector, type) and isinstance(detector, CardDetector) and isinstance(decks, int):
+            detector.decks = decks
         self.stability = stability or StabilityConfig.for_fps(fps)
         self._motion_auto = motion_gate is True
         self.gated: GatedDetector | None = None
