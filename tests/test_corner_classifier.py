@@ -99,9 +99,20 @@ def test_detector_takes_the_threshold_stored_with_the_classifier(tmp_path):
 
     from vision.detector import DEFAULT_CONF, MODELS_DIR, Detector
 
-    cfg = dict(CONFIGS["v1"], conf=0.37)
+    cfg = dict(CONFIGS["v1"], conf=0.37, imgsz=416, box_conf=0.07, max_candidates=33)
     torch.save({"config": cfg, "state_dict": build_model(cfg).state_dict()}, tmp_path / "cls.pt")
     yolo = MODELS_DIR / "cards-yolo.pt"
-    assert Detector(yolo, backend="torch", classifier=tmp_path / "cls.pt").conf == 0.37
-    assert Detector(yolo, backend="torch", classifier=tmp_path / "cls.pt", conf=0.8).conf == 0.8  # explicit wins
-    assert Detector(yolo, backend="torch", classifier=None).conf == DEFAULT_CONF
+    det = Detector(yolo, backend="torch", classifier=tmp_path / "cls.pt")
+    assert (det.conf, det.imgsz, det.box_conf, det.max_candidates) == (0.37, 416, 0.07, 33)
+    det = Detector(yolo, backend="torch", classifier=tmp_path / "cls.pt", conf=0.8, imgsz=640)
+    assert (det.conf, det.imgsz) == (0.8, 640)  # explicit wins
+    # the shipped YOLO only finds corner indices: without a classifier it says what it needs
+    with pytest.raises(ValueError, match="needs the corner classifier"):
+        Detector(yolo, backend="torch", classifier=None)
+    # a YOLO that names the cards itself needs none, and takes the default threshold
+    from training.pretrained import write_checkpoint
+    from vision.types import CORNER_CLASSES
+
+    named = tmp_path / "named.pt"
+    write_checkpoint(named, len(CORNER_CLASSES), list(CORNER_CLASSES))
+    assert Detector(named, backend="torch", classifier=None).conf == DEFAULT_CONF

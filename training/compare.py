@@ -71,10 +71,11 @@ def main(argv: list[str] | None = None) -> int:
     results = {}
     for text in args.candidate:
         name, spec = parse_candidate(text)
-        vd.BOX_CONF = spec.get("box_conf", 0.01)
-        vd.MAX_CANDIDATES = spec.get("max_candidates", 120)
         det = vd.Detector(spec["weights"], backend="onnx" if spec["weights"].endswith(".onnx") else "torch",
                           conf=0.05, imgsz=spec.get("imgsz"), classifier=spec["classifier"])
+        # the candidate's own choices, else those stored with its classifier, else the module defaults
+        det.box_conf = spec.get("box_conf", det.box_conf)
+        det.max_candidates = spec.get("max_candidates", det.max_candidates)
         # 1. the threshold, from validation data only
         val_raw = {}
         for k, (imgs, _) in choose.items():

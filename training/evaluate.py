@@ -196,15 +196,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=None, help="write the results as JSON here")
     args = ap.parse_args(argv)
     offline_ultralytics()
-    import vision.detector as vd
     from vision.detector import DEFAULT_CONF, DEFAULT_IMGSZ, Detector
 
-    if args.box_conf is not None:
-        vd.BOX_CONF = args.box_conf
 
     images, lab_dir = images_of(Path(args.data), args.split)
     img_dir = images[0].parent if images else Path(args.data)
     det = Detector(args.model, backend=args.backend, conf=0.05, imgsz=args.imgsz, classifier=args.classifier)
+    if args.box_conf is not None:
+        det.box_conf = args.box_conf
     raw, sizes, spi = run_raw(det, images)
     conf = DEFAULT_CONF if args.conf is None else args.conf
     result = {"model": str(args.model), "classifier": args.classifier, "backend": det.backend, "data": str(img_dir), "images": len(images),

@@ -1,5 +1,5 @@
 """Store test-time choices with a corner classifier: the views it reads, the 180° reading, and
-the card threshold — chosen on validation data (training/compare.py), kept in the weights so that
+the card threshold, the YOLO input size and how many of its boxes are read — chosen on validation data (training/compare.py), kept in the weights so that
 `Detector()` uses them (models/MODEL.md).
 
     python -m training.set_choices runs/cls/cards-cls.pt --out models/cards-cls \
@@ -33,14 +33,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--views", default=None)
     ap.add_argument("--tta", action=argparse.BooleanOptionalAction, default=None, help="also read each crop turned 180°")
     ap.add_argument("--conf", type=float, default=None, help="card threshold for Detector()")
+    ap.add_argument("--imgsz", type=int, default=None, help="YOLO input size for Detector() (long side)")
+    ap.add_argument("--box-conf", type=float, default=None, help="YOLO boxes kept from this score")
+    ap.add_argument("--max-candidates", type=int, default=None, help="at most this many boxes go to the classifier")
     args = ap.parse_args(argv)
     cfg, state = load_checkpoint(args.weights)
     if args.views is not None:
         cfg["views"] = parse_views(args.views)
     if args.tta is not None:
         cfg["tta"] = args.tta
-    if args.conf is not None:
-        cfg["conf"] = args.conf
+    for key in ("conf", "imgsz", "box_conf", "max_candidates"):
+        if getattr(args, key) is not None:
+            cfg[key] = getattr(args, key)
     model = build_model(cfg)
     model.load_state_dict(state)
     model.eval()

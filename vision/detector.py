@@ -308,8 +308,16 @@ class Detector:
             from vision.corner_classifier import CornerClassifier
 
             self.classifier = CornerClassifier(Path(classifier), backend=backend)
-        if self.classifier is not None and conf is None and "conf" in self.classifier.config:
-            self.conf = float(self.classifier.config["conf"])  # the threshold chosen with these weights (MODEL.md)
+        self.box_conf, self.max_candidates = BOX_CONF, MAX_CANDIDATES
+        if self.classifier is not None:
+            # the test-time choices made with these weights on validation data (models/MODEL.md)
+            cfg = self.classifier.config
+            if conf is None and "conf" in cfg:
+                self.conf = float(cfg["conf"])
+            if imgsz is None and "imgsz" in cfg:
+                self.imgsz = int(cfg["imgsz"])
+            self.box_conf = float(cfg.get("box_conf", BOX_CONF))
+            self.max_candidates = int(cfg.get("max_candidates", MAX_CANDIDATES))
         names = self._impl.names
         names = [names[k] for k in sorted(names)] if isinstance(names, dict) else list(names)
         self.corner_only = len(names) == 1  # trained with one class ("corner index"): names come from the classifier
@@ -333,8 +341,8 @@ class Detector:
         frame_bgr = self._bgr(frame_bgr)
         if self.classifier is None:
             return self._impl.corners(frame_bgr, self.imgsz, self.conf if floor is None else floor)
-        boxes = self._impl.corners(frame_bgr, self.imgsz, min(self.conf, BOX_CONF) if floor is None else floor)
-        boxes = sorted(boxes, key=lambda c: -c[1])[:MAX_CANDIDATES]
+        boxes = self._impl.corners(frame_bgr, self.imgsz, min(self.conf, self.box_conf) if floor is None else floor)
+        boxes = sorted(boxes, key=lambda c: -c[1])[:self.max_candidates]
         if not boxes:
             return []
         from vision.corner_classifier import CLASS_NAMES as CLS_NAMES
