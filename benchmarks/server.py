@@ -3,7 +3,7 @@ match over Server-Sent Events, and the delay until every screen has each update 
 
     .venv/bin/python benchmarks/server.py [--clients 20] [--matches 3] [--seed 1]
 
-Starts `rummy-referee serve` as a subprocess on a free 127.0.0.1 port with a temporary database
+Starts `rummy-referee serve` (waitress, web_ui/server.py) as a subprocess on a free 127.0.0.1 port with a temporary database
 (WAL, synchronous=FULL: every event is on disk before the 200), plays whole random matches
 (referee.sim, classic rules, 4 players) event by event through POST /api/matches/<id>/events, and
 times each event from just before its POST until the last of the SSE clients has the message.
@@ -68,21 +68,45 @@ class SSEClient(threading.Thread):
         super().__init__(daemon=True)
         self.port, self.mid = port, mid
         self.got: dict[int, float] = {}
+        self.retries = 0
         self.ready = threading.Event()
         self.stop = False
 
     def run(self) -> None:
-        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        c.request("GET", f"/api/matches/{self.mid}/stream")
-        r = c.getresponse()
-        while not self.stop:
-            line = r.readline()
-            if not line:
-                return
-            if line.startswith(b"id: "):
-                v = int(line[4:])
-                self.got[v] = time.perf_counter()
-                self.ready.set()
+        deadline = time.monotonic() + 60
+        try:
+            while True:  # as a browser's EventSource: a stream refused while the server is full is retried
+                self.conn = c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                c.request("GET", f"/api/matches/{self.mid}/stream")
+                r = c.getresponse()
+                if r.status == 200:
+                    break
+                r.read()
+                c.close()
+                if r.status != 503 or time.monotonic() > deadline:
+                    raise SystemExit(f"stream refused: {r.status}")
+                self.retries += 1
+                time.sleep(1.0)
+            while not self.stop:
+                line = r.readline()
+                if not line:
+                    return
+                if line.startswith(b"id: "):
+                    v = int(line[4:])
+                    self.got[v] = time.perf_counter()
+                    self.ready.set()
+        except (OSError, ValueError, AttributeError):
+            return  # closed by close() at the end of the match
+
+    def close(self) -> None:
+        """Stop following the match: the server frees the stream (and its thread) at once."""
+        self.stop = True
+        conn = getattr(self, "conn", None)
+        if conn is not None and conn.sock is not None:
+            try:
+                conn.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
 
 
 def play(port: int, setup: dict, events: list[dict], n_clients: int) -> tuple[list[float], float, int]:
@@ -94,7 +118,7 @@ def play(port: int, setup: dict, events: list[dict], n_clients: int) -> tuple[li
     for cl in clients:
         cl.start()
     for cl in clients:
-        cl.ready.wait(10)
+        cl.ready.wait(60)
     sent: dict[int, float] = {}
     t0 = time.perf_counter()
     for ev in events:
@@ -122,7 +146,9 @@ def play(port: int, setup: dict, events: list[dict], n_clients: int) -> tuple[li
                 continue
         delays.append(max(arr) - ts)
     for cl in clients:
-        cl.stop = True
+        cl.close()
+    for cl in clients:
+        cl.join(5)
     return delays, elapsed, missing
 
 
