@@ -168,6 +168,11 @@ def terminal_safe(text: str) -> str:
     return "".join(out)
 
 
+def one_line(text: Any) -> str:
+    """A message for one line of a terminal: control characters (newlines included) shown as escapes."""
+    return terminal_safe(str(text)).replace("\n", "\\n")
+
+
 def scrub(value: Any) -> Any:
     """A copy of a decoded value with any lone surrogate replaced by U+FFFD: for data stored before
     strict decoding, so it can still be shown (and deleted) instead of breaking every page."""

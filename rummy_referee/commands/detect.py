@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sys
 
+from referee.strict_json import one_line
 from vision.images import read_image
 
 
@@ -56,7 +57,7 @@ def cli_detect(args) -> int:
                                      backend=getattr(args, "backend", "auto") or "auto",
                                      conf=getattr(args, "conf", None), decks=getattr(args, "decks", 1) or 1)
     except (FileNotFoundError, ValueError) as e:
-        print(f"rummy-referee detect: {e}", file=sys.stderr)
+        print(one_line(f"rummy-referee detect: {e}"), file=sys.stderr)
         return 2
     if getattr(args, "json", False):
         print(json.dumps(results))

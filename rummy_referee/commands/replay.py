@@ -12,6 +12,7 @@ import sys
 
 from referee import strict_json
 from referee.replay import LogError, replay_file
+from referee.strict_json import one_line
 
 
 def format_text(result: dict) -> str:
@@ -37,7 +38,7 @@ def cli_replay(args) -> int:
     try:
         result = replay_file(args.log)
     except LogError as exc:
-        print(f"rummy-referee replay: {exc}", file=sys.stderr)
+        print(one_line(f"rummy-referee replay: {exc}"), file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(result, ensure_ascii=False))

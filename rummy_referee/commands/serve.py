@@ -12,6 +12,7 @@ import sys
 import threading
 import webbrowser
 
+from referee.strict_json import one_line
 from web_ui import create_app
 from web_ui.camera import attach_camera
 from web_ui.server import make_server
@@ -78,13 +79,13 @@ def cli_serve(args) -> int:
     host = args.host or "127.0.0.1"
     port = args.port
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-        print(f"rummy-referee serve: --port must be a number from 1 to 65535, not {port!r}", file=sys.stderr)
+        print(one_line(f"rummy-referee serve: --port must be a number from 1 to 65535, not {port!r}"), file=sys.stderr)
         return 2
     db = args.db or default_db_path()
     try:
         local, pin, generated = access(host, args.pin)
     except ValueError as e:
-        print(f"rummy-referee serve: {e}", file=sys.stderr)
+        print(one_line(f"rummy-referee serve: {e}"), file=sys.stderr)
         return 2
 
     config = {"DATABASE": db, "PIN": pin, "LOCAL_ONLY": local, "DATABASE_LOCK": True,
@@ -93,7 +94,7 @@ def cli_serve(args) -> int:
     try:
         app = create_app(config)
     except StoreError as e:
-        print(f"rummy-referee serve: {e}", file=sys.stderr)
+        print(one_line(f"rummy-referee serve: {e}"), file=sys.stderr)
         return 2
     if pin:
         print(f"Changes need the PIN {pin}" + (" (made up for this run; set one with --pin)" if generated else ""),
@@ -107,7 +108,7 @@ def cli_serve(args) -> int:
     try:
         server = make_server(app, host, port)
     except (OSError, ValueError, OverflowError) as e:
-        print(f"rummy-referee serve: cannot listen on {host}:{port}: {e}", file=sys.stderr)
+        print(one_line(f"rummy-referee serve: cannot listen on {host}:{port}: {e}"), file=sys.stderr)
         get_store(app).close()
         return 2
     shown = "127.0.0.1" if host in ANY else host

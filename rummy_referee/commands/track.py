@@ -15,6 +15,7 @@ import json
 import sys
 from pathlib import Path
 
+from referee.strict_json import one_line
 from vision.capture import FolderSource, SourceError, open_source
 from vision.layout import Layout, LayoutError
 from vision.tracking import InputError, load_match, track
@@ -28,14 +29,14 @@ def cli_track(args) -> int:
         if not isinstance(src, FolderSource) and not Path(str(args.source)).exists() and "://" not in str(args.source):
             raise InputError(f"source: {args.source}: no such file or folder")
     except (LayoutError, InputError) as e:
-        print(f"rummy-referee track: {e}", file=sys.stderr)
+        print(one_line(f"rummy-referee track: {e}"), file=sys.stderr)
         return 2
     try:
         from vision.detector import Detector
 
         detector = Detector(weights=args.model)
     except Exception as e:  # missing model file, missing runtime
-        print(f"rummy-referee track: cannot load the detector: {e}", file=sys.stderr)
+        print(one_line(f"rummy-referee track: cannot load the detector: {e}"), file=sys.stderr)
         return 2
     fps = args.fps
     if not src.live and not isinstance(src, FolderSource):
@@ -56,17 +57,17 @@ def cli_track(args) -> int:
         lines, outcomes, tracker = track(src, layout, setup, dealer, detector, fps=fps, on_outcome=report,
                                          motion_gate=not getattr(args, "no_motion_gate", False))
     except SourceError as e:
-        print(f"rummy-referee track: {e}", file=sys.stderr)
+        print(one_line(f"rummy-referee track: {e}"), file=sys.stderr)
         return 2
     except InputError as e:
-        print(f"rummy-referee track: {e}", file=sys.stderr)
+        print(one_line(f"rummy-referee track: {e}"), file=sys.stderr)
         return 2
     for name, why in src.skipped:
         print(f"skipped frame {name}: {why}", file=sys.stderr)
     try:
         Path(args.log).write_text("\n".join(lines) + "\n", encoding="utf-8")
     except OSError as e:
-        print(f"rummy-referee track: cannot write {args.log}: {e.strerror or e}", file=sys.stderr)
+        print(one_line(f"rummy-referee track: cannot write {args.log}: {e.strerror or e}"), file=sys.stderr)
         return 2
     print(f"tracked {tracker.frames} frames: {len(lines) - 1} events -> {args.log}", file=sys.stderr)
     if args.json:
