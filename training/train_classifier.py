@@ -111,7 +111,7 @@ def mine(dirs: list[Path], split: str, weights: str, imgsz: int = 480, box_conf:
             h, w = img.shape[:2]
             boxes = [(c, b) for c, b in read_boxes(d / "labels" / split / (img_path.stem + ".txt"), w, h) if c != 40]
             cands = sorted(yolo.corners(img, imgsz, box_conf), key=lambda c: -c[1])[:per_image]
-            for _, _, cb in cands:
+            for _, _, cb, *_ in cands:
                 best, cls = 0.0, None
                 for c, b in boxes:
                     o = iou(cb, b)
