@@ -55,3 +55,17 @@ $PY -m training.compare \
   --candidate r3-512=runs/r3/cards-yolo.onnx,runs/r3/cards-cls.onnx,512,0.05,60 \
   --candidate r3-640-cls3a=runs/r3/cards-yolo.onnx,runs/cls3/cards-cls.onnx,640,0.05,60 \
   --md runs/eval/compare-r3.md --out runs/eval/compare-r3.json
+# ship the winner (r3-512) with the choices made on validation stored in the classifier's config
+cp runs/r3/cards-yolo.pt runs/r3/cards-yolo.onnx models/
+$PY -m training.set_choices runs/r3/cards-cls.pt --out models/cards-cls --conf 0.7 --imgsz 512 --box-conf 0.05 \
+    --max-candidates 60
+# 6. (measured, not shipped) the classifier fine-tuned with crops mined from the shipped localiser's boxes
+$PY -m training.train_classifier --data runs/data/real640 --data runs/data/synth640 --arch v3 --epochs 8 \
+    --batch 64 --threads 2 --jitter 2 --loose 0.12 --real-weight 3 --synth-fraction 0.7 --card-negatives 2 \
+    --strong-aug --lr 0.0008 --init runs/cls3b/cards-cls.pt --seed 2 --mine runs/r3/cards-yolo.onnx --mine-imgsz 512 \
+    --out runs/cls3c/cards-cls --max-minutes 14
+$PY -m training.set_choices runs/cls3c/cards-cls.pt --out runs/cls3c/cards-cls-choices --imgsz 512 --box-conf 0.05 \
+    --max-candidates 60
+$PY -m training.compare --candidate shipped-r3=models/cards-yolo.onnx,models/cards-cls.onnx,512,0.05,60 \
+  --candidate r3-cls3c=models/cards-yolo.onnx,runs/cls3c/cards-cls-choices.onnx,512,0.05,60 \
+  --md runs/eval/compare-cls3c.md --out runs/eval/compare-cls3c.json
