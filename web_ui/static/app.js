@@ -22,27 +22,6 @@
   }
   const awaiting = () => (S.current && S.current.awaiting_reveal) || [];
 
-  // ---------- words ----------
-  const cl = (cs) => (cs || []).map(Cards.label).join(" ");
-  function describe(ev) {
-    if (!ev || typeof ev !== "object") return "Something that is not an event";
-    const p = ev.player || "?";
-    switch (ev.type) {
-      case "deal": return `${ev.dealer} dealt; the upcard is ${Cards.label(ev.upcard || "?")}`;
-      case "draw": return ev.from === "discard"
-        ? `${p} took ${ev.card ? Cards.label(ev.card) : "the top card"} from the discard pile`
-        : `${p} drew from the stock${ev.card ? " (" + Cards.label(ev.card) + ")" : ""}`;
-      case "meld": return `${p} melded ${cl(ev.cards)}`;
-      case "lay_off": return `${p} laid off ${cl(ev.cards)}${ev.meld ? " on meld " + ev.meld : ""}`;
-      case "discard": return `${p} discarded ${ev.face_down ? "face down " : ""}${Cards.label(ev.card || "?")}`;
-      case "reveal": return `${p} showed ${ev.cards && ev.cards.length ? cl(ev.cards) : "an empty hand"}`;
-      case "call_rummy": return `${p} called “Rummy!” on ${Cards.label(ev.card || "?")}`;
-      case "end_hand": return `The hand was ended${ev.reason ? " (" + String(ev.reason).replace(/_/g, " ") + ")" : ""}`;
-      case "hand_result": return ev.winner ? `Hand result: ${ev.winner} went out` : "Hand result: nobody went out";
-      default: return `“${ev.type || "?"}” event`;
-    }
-  }
-
   // ---------- alert ----------
   function showAlert(text, kind) {
     const a = $("alert");
@@ -134,7 +113,7 @@
       f.append(el("li", { class: "feed-item " + cls },
         el("span", { class: "ficon" }, icon),
         el("div", { class: "ftext" },
-          el("div", {}, a.status === "undo" ? `Undone: ${describe(a.event)}` : describe(a.event)),
+          el("div", {}, a.status === "undo" ? `Undone: ${Words.describe(a.event)}` : Words.describe(a.event)),
           a.status === "refused" ? el("div", { class: "reason" }, a.message || a.code || "Refused") : null),
         a.source && a.source !== "web" ? el("span", { class: "src" }, a.source) : null));
     }
@@ -211,52 +190,7 @@
       t.append(el("tfoot", {}, el("tr", {}, el("th", { colspan: 3 }, "Total"), S.players.map((p) => el("th", { class: "num" }, String(S.totals[p]))))));
       h.append(t);
     }
-    renderChart();
-  }
-
-  function renderChart() {
-    const box = clear($("chart"));
-    const NS = "http://www.w3.org/2000/svg";
-    const W = 900, H = Math.max(320, 120 + 22 * S.players.length), L = 56, R = 130, T = 16, B = 40;
-    const svg = document.createElementNS(NS, "svg");
-    svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-    svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", "Running totals after each hand");
-    const mk = (tag, attrs, text) => { const e = document.createElementNS(NS, tag); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); if (text !== undefined) e.textContent = text; svg.append(e); return e; };
-    const series = S.players.map(() => [0]);
-    S.hands.forEach((hd) => S.players.forEach((p, i) => series[i].push(series[i][series[i].length - 1] + ((hd.points && hd.points[p]) || 0))));
-    const all = series.flat().concat(S.target ? [S.target] : []);
-    let ymax = Math.max(10, ...all), ymin = Math.min(0, ...all);
-    const n = Math.max(1, S.hands.length);
-    const x = (i) => L + (i * (W - L - R)) / n;
-    const y = (v) => T + ((ymax - v) * (H - T - B)) / (ymax - ymin || 1);
-    const step = niceStep((ymax - ymin) / 5);
-    for (let v = Math.ceil(ymin / step) * step; v <= ymax; v += step) {
-      mk("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" });
-      mk("text", { x: L - 8, y: y(v) + 5, class: "axis", "text-anchor": "end" }, String(v));
-    }
-    for (let i = 0; i <= n; i++) mk("text", { x: x(i), y: H - 12, class: "axis", "text-anchor": "middle" }, String(i));
-    if (S.target) {
-      mk("line", { x1: L, x2: W - R, y1: y(S.target), y2: y(S.target), class: "target" });
-      mk("text", { x: W - R + 6, y: y(S.target) + 5, class: "axis target-label" }, `target ${S.target}`);
-    }
-    series.forEach((pts, i) => {
-      const c = COLORS[i % COLORS.length];
-      mk("polyline", { points: pts.map((v, j) => `${x(j)},${y(v)}`).join(" "), fill: "none", stroke: c, "stroke-width": 4, "stroke-linejoin": "round", class: "series", "data-player": S.players[i] });
-      pts.forEach((v, j) => mk("circle", { cx: x(j), cy: y(v), r: 5, fill: c }));
-    });
-    // end labels, pushed apart so equal totals stay readable
-    const labels = series.map((pts, i) => ({ i, v: pts[pts.length - 1], y: y(pts[pts.length - 1]) + 6 })).sort((a, b) => a.y - b.y);
-    for (let k = 1; k < labels.length; k++) if (labels[k].y - labels[k - 1].y < 20) labels[k].y = labels[k - 1].y + 20;
-    const over = labels.length ? labels[labels.length - 1].y - (H - 6) : 0;
-    if (over > 0) for (const l of labels) l.y -= over;
-    for (const l of labels) mk("text", { x: x(n) + 10, y: l.y, fill: COLORS[l.i % COLORS.length], class: "series-label" }, `${S.players[l.i]} ${l.v}`);
-    box.append(svg);
-  }
-  function niceStep(raw) {
-    const p = Math.pow(10, Math.floor(Math.log10(Math.max(raw, 1))));
-    for (const m of [1, 2, 5, 10]) if (m * p >= raw) return m * p;
-    return 10 * p;
+    Chart.draw($("chart"), S, COLORS);
   }
 
   function renderWinner() {
@@ -356,9 +290,9 @@
     if (action === "lay_off") {
       const melds = (S.current && S.current.melds) || [];
       const fits = (S.legal && S.legal.layoff_targets) || {};
-      const takes = (m) => { const t = fits[m.id] || fits[String(m.id)]; return t && t.length ? ` (takes ${cl(t.slice(0, 4))}${t.length > 4 ? "…" : ""})` : ""; };
+      const takes = (m) => { const t = fits[m.id] || fits[String(m.id)]; return t && t.length ? ` (takes ${Words.cl(t.slice(0, 4))}${t.length > 4 ? "…" : ""})` : ""; };
       body.append(el("div", { class: "field" }, el("label", {}, "On meld"),
-        chips([[null, "The one that fits"]].concat(melds.map((m) => [m.id, `#${m.id} ${cl(m.cards.slice(0, 4))}${m.cards.length > 4 ? "…" : ""}${takes(m)}`])), form.extra.meld || null, (v) => { form.extra.meld = v; renderEntry(); })));
+        chips([[null, "The one that fits"]].concat(melds.map((m) => [m.id, `#${m.id} ${Words.cl(m.cards.slice(0, 4))}${m.cards.length > 4 ? "…" : ""}${takes(m)}`])), form.extra.meld || null, (v) => { form.extra.meld = v; renderEntry(); })));
     }
     if (action === "discard") {
       body.append(el("div", { class: "field" }, el("label", { class: "check" },
@@ -403,7 +337,7 @@
     const p = $("send-preview");
     if (!p) return;
     const ev = buildEvent();
-    p.textContent = ev ? describe(ev).replace(/\?/g, "…") : "";
+    p.textContent = ev ? Words.describe(ev).replace(/\?/g, "…") : "";
   }
 
   async function postEvent(ev) {
@@ -412,7 +346,7 @@
     const r = await RR.post(`${api}/events`, ev);
     if (btn) btn.disabled = false;
     if (r.ok) {
-      showAlert(describe(ev), "ok");
+      showAlert(Words.describe(ev), "ok");
       return true;
     }
     showAlert(`Not allowed: ${r.message || r.code || "refused"}`, "bad");
@@ -519,7 +453,7 @@
     lastVersion = msg.version;
     S = msg.state;
     const ch = msg.change;
-    if (ch && ch.status === "refused") showAlert(`Not allowed: ${ch.message || ch.code} — ${describe(ch.event)}`, "bad");
+    if (ch && ch.status === "refused") showAlert(`Not allowed: ${ch.message || ch.code} — ${Words.describe(ch.event)}`, "bad");
     render();
     document.body.dataset.version = String(msg.version);
   }
@@ -561,7 +495,7 @@
     box.hidden = !list.length;
     for (const p of list) {
       box.append(el("div", { class: "proposal", "data-id": p.id },
-        el("div", { class: "ptext" }, el("strong", {}, "Camera proposes: "), describe(p.event),
+        el("div", { class: "ptext" }, el("strong", {}, "Camera proposes: "), Words.describe(p.event),
           p.reason ? el("div", { class: "muted" }, p.reason) : null),
         el("button", { type: "button", class: "btn primary", onclick: async () => {
           const r = await RR.post(`/api/camera/proposals/${p.id}/confirm`);
@@ -577,7 +511,7 @@
 
   $("undo-btn").addEventListener("click", async () => {
     const r = await RR.post(`${api}/undo`);
-    if (r.ok) showAlert(`Undone: ${describe(r.undone)}`, "ok");
+    if (r.ok) showAlert(`Undone: ${Words.describe(r.undone)}`, "ok");
     else showAlert(r.message || "Nothing to undo", "bad");
   });
 
