@@ -73,11 +73,16 @@ def kill(proc: subprocess.Popen) -> None:
         proc.wait()
 
 
-def logged_events(conn, mid: str) -> list[dict]:
-    """The match's game log after a restart, without its match line."""
+def acked_events_kept(conn, mid: str, n_acked: int) -> list[dict]:
+    """The match's game log after a restart (without its match line), checked: everything answered 200 is
+    there, in order; at most the one request in flight came on top."""
     st, body = request(conn, "GET", f"/api/matches/{mid}/log")
     assert st == 200
-    return [json.loads(x) for x in body.decode().splitlines()[1:]]
+    events = [json.loads(x) for x in body.decode().splitlines()[1:]]
+    assert n_acked <= len(events) <= n_acked + 1
+    for i, ev in enumerate(events):
+        assert ev["dealer"] == event(i)["dealer"] and ev["points"] == event(i)["points"]
+    return events
 
 
 LONG_MATCH = {"type": "match", "rules": "classic", "players": PLAYERS, "options": {"target": 10**9}}
@@ -128,18 +133,12 @@ def test_sigkill_mid_stream_loses_nothing_answered_200(tmp_path):
         assert failed, "the stream should have been cut by the kill"
         n_acked = len(acked)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        kill(proc)
 
     proc = start(db, port)
     try:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        events = logged_events(conn, mid)
-        # everything answered 200 is there, in order; at most the one request in flight came on top
-        assert n_acked <= len(events) <= n_acked + 1
-        for i, ev in enumerate(events):
-            assert ev["dealer"] == event(i)["dealer"] and ev["points"] == event(i)["points"]
+        events = acked_events_kept(conn, mid, n_acked)
         st, body = request(conn, "GET", f"/api/matches/{mid}")
         state = json.loads(body)
         assert len(state["hands"]) == len(events)
@@ -215,10 +214,7 @@ def test_sigkill_during_imports_and_writes_loses_nothing_and_leaves_no_half_impo
     proc = start(db, port)
     try:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        events = logged_events(conn, mid)
-        assert n_acked <= len(events) <= n_acked + 1
-        for i, ev in enumerate(events):
-            assert ev["points"] == event(i)["points"]
+        acked_events_kept(conn, mid, n_acked)
         st, body = request(conn, "GET", "/api/matches")
         listed = json.loads(body)["matches"]
         for m in listed:
