@@ -43,16 +43,18 @@ from __future__ import annotations
 import ast
 import os
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
 
+from vision.corner_classifier import CLASS_NAMES as CLASSIFIER_CLASSES
 from vision.geometry import Box
 from vision.geometry import center as _center
 from vision.geometry import distance as _dist
 from vision.geometry import size as _size
 from vision.geometry import union as _union
-from vision.types import CardDetection
+from vision.types import CORNER_CLASSES, CardDetection
 
 # never download anything (weights, fonts, packages): set before ultralytics is imported
 os.environ["YOLO_OFFLINE"] = "true"
@@ -345,11 +347,9 @@ class Detector:
         boxes = sorted(boxes, key=lambda c: -c[1])[:self.max_candidates]
         if not boxes:
             return []
-        from vision.corner_classifier import CLASS_NAMES as CLS_NAMES
-
         probs = self.classifier.probabilities(frame_bgr, [c[2] for c in boxes])
         k = probs.argmax(1)
-        return [(CLS_NAMES[int(i)], float(probs[j, i]), c[2], probs[j, :-1]) for j, (i, c) in enumerate(zip(k, boxes, strict=True))]
+        return [(CLASSIFIER_CLASSES[int(i)], float(probs[j, i]), c[2], probs[j, :-1]) for j, (i, c) in enumerate(zip(k, boxes, strict=True))]
 
     def candidates(self, frame_bgr: np.ndarray) -> list[tuple[str, float, Box]]:
         """Every YOLO box the classifier reads (from score `BOX_CONF`, the `MAX_CANDIDATES` best), with the
@@ -381,41 +381,37 @@ UNLIMITED = {"BACK", "JK"}  # face-down cards and jokers may appear any number o
 def decode_cards(corners: list[Corner], conf: float, decks: int | None = 1) -> list[CardDetection]:
     """Corners (with per-class scores) → cards, then the one-deck rule (`resolve_decks`)."""
     cards = merge_corners([(n, c, b) for n, c, b, _ in corners])
-    if decks is None:
-        return cards
-    scores = {tuple(float(v) for v in b): pr for _n, _c, b, pr in corners}
-    return resolve_decks(cards, scores, conf, decks)
+    return cards if decks is None else resolve_decks(cards, corners, conf, decks)
 
 
-def resolve_decks(cards: list[CardDetection], corner_scores: dict, conf: float, decks: int = 1) -> list[CardDetection]:
+# the score columns the one-deck rule assigns: the canonical names of the corner classes, jokers and backs left out
+_CLASSES = [canonical_card(n) for n in CORNER_CLASSES]
+_COLS = [i for i, n in enumerate(_CLASSES) if n not in UNLIMITED]
+_COL_NAMES = [_CLASSES[i] for i in _COLS]
+_COL_INDEX = {n: j for j, n in enumerate(_COL_NAMES)}
+
+
+def resolve_decks(cards: list[CardDetection], corners: list[Corner], conf: float, decks: int = 1) -> list[CardDetection]:
     """A deck holds each card once (twice with two decks): when the frame has more cards of one name than
     that, they cannot all be right.  The names are then chosen for all the frame's cards at once (an
     assignment: each name at most `decks` times, a card may also be dropped) so that the product of the
     cards' scores is highest; a card's score for a name is its best corner's per-class score (from the
-    classifier or YOLO).  A card with no other name worth `conf` is dropped rather than reported twice.
-    Without per-class scores a card only has its own name, so the less confident duplicates are dropped."""
-    from vision.types import CORNER_CLASSES
-
-    counts: dict[str, int] = {}
-    for c in cards:
-        counts[c.card] = counts.get(c.card, 0) + 1
+    classifier or YOLO; `corners` are the ones the cards were merged from).  A card with no other name worth
+    `conf` is dropped rather than reported twice.  Without per-class scores a card only has its own name, so
+    the less confident duplicates are dropped."""
+    counts = Counter(c.card for c in cards)
     if not any(n > decks for name, n in counts.items() if name not in UNLIMITED):
-        return cards
+        return cards  # the usual frame: nothing more to do
+    corner_scores = {tuple(float(v) for v in b): pr for _n, _c, b, pr in corners}
     free = [c for c in cards if c.card in UNLIMITED]
     named = [c for c in cards if c.card not in UNLIMITED]
-    classes = [canonical_card(n) for n in CORNER_CLASSES]
-    cols = [i for i, n in enumerate(classes) if n not in UNLIMITED]
-    col_names = [classes[i] for i in cols]
     eps = 1e-6
     rows = []
     for c in named:
         vecs = [corner_scores.get(tuple(float(v) for v in b)) for b in c.corners]
-        vecs = [v for v in vecs if v is not None and len(v) == len(classes)]
-        if vecs:
-            v = np.max(np.stack(vecs), 0)[cols].astype(np.float64)
-        else:
-            v = np.zeros(len(cols))
-        j = col_names.index(c.card) if c.card in col_names else None
+        vecs = [v for v in vecs if v is not None and len(v) == len(_CLASSES)]
+        v = np.max(np.stack(vecs), 0)[_COLS].astype(np.float64) if vecs else np.zeros(len(_COLS))
+        j = _COL_INDEX.get(c.card)
         if j is not None:
             v[j] = max(v[j], c.confidence)
         rows.append(v)
@@ -429,13 +425,14 @@ def resolve_decks(cards: list[CardDetection], corner_scores: dict, conf: float, 
     r, k = linear_sum_assignment(cost)
     out = list(free)
     for i, col in zip(r, k, strict=True):
-        if col >= decks * len(cols):
+        if col >= decks * len(_COLS):
             continue  # dropped
         j = col // decks
         c = named[i]
         p = float(score[i, j])
-        if p < conf and col_names[j] != c.card:
+        name = _COL_NAMES[j]
+        if p < conf and name != c.card:
             continue
-        out.append(c if col_names[j] == c.card else CardDetection(col_names[j], p, c.box, c.corners))
+        out.append(c if name == c.card else CardDetection(name, p, c.box, c.corners))
     out.sort(key=lambda d: (d.box[1], d.box[0]))
     return out
