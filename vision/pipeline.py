@@ -23,6 +23,7 @@ from collections.abc import Callable
 import numpy as np
 
 from vision.capture import OFF, CameraState, Capture
+from vision.detector import Detector as CardDetector
 from vision.interfaces import Detector, FrameSource, Outcome, Referee
 from vision.layout import Calibration, FrameMapper, Layout
 from vision.motion import GatedDetector, MotionConfig
@@ -48,10 +49,8 @@ class TableTracker:
         self.layout = layout
         self.detector = detector
         # the trained detector's one-deck rule follows the match: two decks hold each card twice
-        from vision.detector import Detector as CardDetector
-
         decks = (referee.public_state().get("options") or {}).get("decks")
-        if isinstance(CardDetector, type) and isinstance(detector, CardDetector) and isinstance(decks, int):
+        if isinstance(detector, CardDetector) and isinstance(decks, int):
             detector.decks = decks
         self.stability = stability or StabilityConfig.for_fps(fps)
         self._motion_auto = motion_gate is True
