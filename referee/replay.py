@@ -27,7 +27,7 @@ def replay_lines(source: Iterable[str]) -> dict:
     if not lines or not lines[0].strip():
         raise LogError("the log is empty: its first line must be a 'match' object")
     try:
-        setup = strict_json.check_match_object(strict_json.loads(lines[0]))
+        setup = strict_json.loads(lines[0])
     except strict_json.StrictJSONError as exc:
         raise LogError(f"line 1 is not a valid match: {exc.message} [{exc.code}]") from None
     try:

@@ -191,41 +191,18 @@ def scrub(value: Any) -> Any:
     return value
 
 
-def check_match_object(obj: Any) -> dict:
-    """The shape of a `match` line before the rules engine sees it (types only; the engine checks the
-    rules themselves).  Raises StrictJSONError with a message a player understands."""
-    if not isinstance(obj, dict):
-        raise StrictJSONError("bad_match", "the match must be a JSON object")
-    if obj.get("type", "match") != "match":
-        raise StrictJSONError("bad_match", f"the first line must be a 'match' object, not {str(obj.get('type'))[:40]!r}")
-    rules = obj.get("rules")
-    if not isinstance(rules, str):
-        raise StrictJSONError("unknown_rules", "'rules' must be the name of a rule system: basic, solitaired, "
-                                               "classic or rummy500")
-    players = obj.get("players")
-    if not isinstance(players, list) or not players:
-        raise StrictJSONError("bad_players", "the match needs its players: a list of names, in seating order")
-    if len(players) > 12:
-        raise StrictJSONError("bad_players", f"{len(players)} players is more than any rule system seats")
-    for i, p in enumerate(players, start=1):
-        check_name(p, f"player {i}'s name")
-    if "options" in obj and not isinstance(obj["options"], dict):
-        raise StrictJSONError("bad_options", "'options' must be an object of rule options (or left out)")
-    return obj
-
-
 def split_match_object(obj: Any, extra_keys: tuple[str, ...] = ("dealer",)) -> tuple[dict, dict]:
     """A match object as other programs send it (the log's `match` line plus keys of their own, such as the
-    first `dealer`) → (the match line, the extra keys).  Types are checked (`check_match_object`) and a
-    `dealer`, when given, must be one of the players.  Raises StrictJSONError."""
+    first `dealer`) → (the match line, the extra keys).  A `dealer`, when given, must be one of the players;
+    the match line itself is checked by the rules engine (`Match(setup)`: players' names, rules, options).
+    Raises StrictJSONError."""
     if not isinstance(obj, dict):
         raise StrictJSONError("bad_setup", "the match must be a JSON object")
     if obj.get("type", "match") != "match":
         raise StrictJSONError("bad_setup", "the match object must have \"type\": \"match\"")
     setup = {"type": "match", **{k: v for k, v in obj.items() if k not in extra_keys and k != "type"}}
     extra = {k: obj[k] for k in extra_keys if k in obj}
-    check_match_object(setup)
-    d = extra.get("dealer")
-    if d is not None and (not isinstance(d, str) or d not in setup["players"]):
+    d, players = extra.get("dealer"), setup.get("players")
+    if d is not None and (not isinstance(d, str) or not isinstance(players, list) or d not in players):
         raise StrictJSONError("bad_dealer", f"the first dealer {str(d)[:40]!r} is not one of the players")
     return setup, extra
