@@ -75,12 +75,9 @@ def access(host: str, pin: str | None) -> tuple[bool, str | None, bool]:
 def cli_serve(args) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if not os.environ.get("RUMMY_WEB_DEBUG_LOG"):
-        logging.getLogger("werkzeug").setLevel(logging.WARNING)  # not one line per request and SSE poll
+        logging.getLogger("waitress").setLevel(logging.WARNING)  # its warnings (a full task queue), not its chatter
     host = args.host or "127.0.0.1"
-    port = args.port
-    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-        print(one_line(f"rummy-referee serve: --port must be a number from 1 to 65535, not {port!r}"), file=sys.stderr)
-        return 2
+    port = args.port  # checked by the command line's `--port` type
     db = args.db or default_db_path()
     try:
         local, pin, generated = access(host, args.pin)
