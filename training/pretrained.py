@@ -16,7 +16,6 @@ fine-tunes.
 from __future__ import annotations
 
 import argparse
-import collections
 import pickle
 from pathlib import Path
 
@@ -153,9 +152,6 @@ def main(argv: list[str] | None = None) -> int:
     n = write_checkpoint(Path(args.out), args.nc, names, Path(args.weights))
     print(f"wrote {args.out}: {n} pretrained tensors in layers 0-23, new {args.nc}-class head")
     return 0
-
-
-_ = collections  # collections.OrderedDict is allowed by find_class
 
 
 if __name__ == "__main__":
