@@ -16,7 +16,7 @@ from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from . import security, services
-from .hub import Hub
+from .hub import Hub, StreamSlots
 from .live import MatchService
 from .store import Store, StoreUnavailable
 
@@ -60,6 +60,7 @@ def create_app(test_config: dict | None = None, pipeline=None) -> Flask:
     app.extensions[services.HUB] = hub
     app.extensions[services.MATCHES] = live
     app.extensions[services.PIN_GUARD] = security.PinGuard()
+    app.extensions[services.STREAMS] = StreamSlots()
     # a match that a screen or the camera watches stays in memory; the others are released
     store.is_watched = lambda mid: hub.count(mid) > 0 or mid == live.camera_match
 

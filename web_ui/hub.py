@@ -51,3 +51,22 @@ class Hub:
                     q.put_nowait(message)
                 except queue.Full:
                     pass
+
+
+class StreamSlots:
+    """Counts the live streams (each holds a server thread): at most MAX_STREAMS (set by web_ui/server.py)."""
+
+    def __init__(self):
+        self.open = 0
+        self._lock = threading.Lock()
+
+    def take(self, limit: int | None) -> bool:
+        with self._lock:
+            if limit is not None and self.open >= limit:
+                return False
+            self.open += 1
+            return True
+
+    def give_back(self) -> None:
+        with self._lock:
+            self.open -= 1

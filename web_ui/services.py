@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING
 from flask import Flask, current_app
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from .hub import Hub, StreamSlots
     from .live import MatchService
     from .security import PinGuard
     from .store import Store
 
-STORE, HUB, MATCHES, PIN_GUARD = "rummy_store", "rummy_hub", "rummy_live", "rummy_pin_guard"
+STORE, HUB, MATCHES, PIN_GUARD, STREAMS = "rummy_store", "rummy_hub", "rummy_live", "rummy_pin_guard", "rummy_streams"
 
 
 def get_store(app: Flask | None = None) -> Store:
@@ -32,3 +32,8 @@ def get_matches(app: Flask | None = None) -> MatchService:
 
 def get_pin_guard(app: Flask | None = None) -> PinGuard:
     return (app or current_app).extensions[PIN_GUARD]
+
+
+def get_stream_slots(app: Flask | None = None) -> StreamSlots:
+    """The count of open live streams (each holds a server thread; at most MAX_STREAMS)."""
+    return (app or current_app).extensions[STREAMS]

@@ -3,41 +3,17 @@
 from __future__ import annotations
 
 import queue
-import threading
 import time
 
 from flask import Blueprint, Response, abort, current_app, jsonify
 
 from .live import screen_state, sse_message
-from .services import get_hub, get_matches, get_store
+from .services import get_hub, get_matches, get_store, get_stream_slots
 from .store import NotFound
 
 bp = Blueprint("stream", __name__)
 
 MJPEG_FPS = 10
-
-
-class StreamSlots:
-    """Counts the live streams (each holds a server thread): at most MAX_STREAMS (set by web_ui/server.py)."""
-
-    def __init__(self):
-        self.open = 0
-        self._lock = threading.Lock()
-
-    def take(self, limit: int | None) -> bool:
-        with self._lock:
-            if limit is not None and self.open >= limit:
-                return False
-            self.open += 1
-            return True
-
-    def give_back(self) -> None:
-        with self._lock:
-            self.open -= 1
-
-
-def _slots() -> StreamSlots:
-    return current_app.extensions.setdefault("rummy_stream_slots", StreamSlots())
 
 
 def _busy():
@@ -59,7 +35,7 @@ def match_stream(mid):
         live = store.get(mid)
     except NotFound:
         abort(404)
-    slots = _slots()
+    slots = get_stream_slots()
     if not slots.take(current_app.config.get("MAX_STREAMS")):
         return _busy()
     q = hub.subscribe(mid)
@@ -91,7 +67,7 @@ def camera_mjpeg():
     live = get_matches()
     if live.pipeline is None:
         return jsonify(ok=False, code="no_camera", message="No camera is connected."), 503
-    slots = _slots()
+    slots = get_stream_slots()
     if not slots.take(current_app.config.get("MAX_STREAMS")):
         return _busy()
 
