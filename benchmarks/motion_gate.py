@@ -26,7 +26,7 @@ Rendering, noise and JPEG are not timed.
     settling looks) and without: detector runs, time per frame, events inferred and matched with the
     scripted log. `--no-demo` skips it.
 
-(d) `--tracking HANDS` (extra, a few minutes): HANDS scripted hands rendered as in `vision.recording
+(d) `--tracking HANDS` (extra, a few minutes): HANDS scripted hands rendered as in `vision.synth.recording
     evaluate` (1280x720, 5 frames/s, hands over the table, blurred frames) but with each table state held
     `--hold` frames (default 15, 3 s, so that the gate has still frames to skip), tracked with the
     renderer's ground truth plus detector-like noise (the oracle; default and harsh noise): ungated, gated
@@ -202,10 +202,11 @@ def compare(name: str, frames, det, cfg) -> dict:
 def demo(det) -> dict:
     from referee import Match
     from vision.capture import FolderSource, iter_frames
+    from vision.demo import DEMO_DIR
+    from vision.evaluation import compare_logs
     from vision.layout import Layout
     from vision.motion import MotionConfig
     from vision.pipeline import TableTracker
-    from vision.recording import DEMO_DIR, compare_logs
     from vision.tracking import load_match
 
     setup, dealer = load_match(DEMO_DIR / "match.json")
@@ -246,17 +247,13 @@ def tracking(hands: int, seed: int = 0, hold: int = 15) -> dict:
     import numpy as np
 
     from referee import Match
+    from vision.evaluation import compare_logs
     from vision.layout import Layout
     from vision.motion import GatedDetector, MotionConfig
+    from vision.oracle import OracleDetector
     from vision.pipeline import TableTracker
-    from vision.recording import (
-        OracleDetector,
-        RecordingSpec,
-        compare_logs,
-        frames_of,
-        layout_dict,
-        scripted_hands,
-    )
+    from vision.synth.recording import RecordingSpec, frames_of, layout_dict
+    from vision.synth.scripted_hands import scripted_hands
 
     surfaces = ["felt", "wood", "cloth", "plain", "marble", "noise"]
     noises = (("default noise", {}), ("harsh noise", {"dropout": 0.15, "misread": 0.05, "jitter_px": 4.0}))

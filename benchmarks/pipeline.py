@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/pipeline.py [--detector model|oracle] [--fps 10] [--seed 3] [--no-motion-gate]
 
-A scripted hand of basic Rummy is rendered at 1280×720 as a 10 frames/s recording (vision.recording: hands
+A scripted hand of basic Rummy is rendered at 1280×720 as a 10 frames/s recording (vision.synth.recording: hands
 over the table, a few blurred frames), then fed frame by frame to `TableTracker` (detector -> stabiliser ->
 snapshot -> observer -> referee), as the live pipeline does. Rendering is excluded from the timings.
 
@@ -53,16 +53,12 @@ def main(argv=None) -> int:
     import numpy as np
 
     from referee import Match
+    from vision.evaluation import norm_event
     from vision.layout import Layout
+    from vision.oracle import OracleDetector
     from vision.pipeline import TableTracker
-    from vision.recording import (
-        OracleDetector,
-        RecordingSpec,
-        _norm_event,
-        frames_of,
-        layout_dict,
-        script_hand,
-    )
+    from vision.synth.recording import RecordingSpec, frames_of, layout_dict
+    from vision.synth.scripted_hands import script_hand
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--detector", choices=["model", "oracle"], default="model")
@@ -107,7 +103,7 @@ def main(argv=None) -> int:
         per_frame.append(time.perf_counter() - t)
         for o in outs:
             if o["ok"]:
-                applied_at.setdefault(_norm_event(o["event"]), i)
+                applied_at.setdefault(norm_event(o["event"]), i)
 
     total = sum(per_frame)
     det_total = sum(det.times)
@@ -125,7 +121,7 @@ def main(argv=None) -> int:
         ev = expected[si]
         if ev["type"] == "draw":
             continue  # invisible: inferred at the player's next move
-        key = _norm_event(ev)
+        key = norm_event(ev)
         if key not in applied_at:
             missed += 1
             continue

@@ -12,6 +12,7 @@ from .cards import JOKER, describe
 from .errors import Refusal
 from .events import Plan, card_of, need, pile_index
 from .melds import can_lay_off, usable
+from .options import DeepCardUse, DiscardDraw, RecycleTrigger
 from .state import Hand, Phase
 
 if TYPE_CHECKING:
@@ -90,7 +91,7 @@ class DrawEvents:
                 card = h.discard[idx]
             taken = h.discard[idx:]
             deep = len(taken) > 1
-            if deep and r.discard_draw != "top_or_deep":
+            if deep and r.discard_draw != DiscardDraw.TOP_OR_DEEP:
                 raise Refusal("deep_pickup_not_allowed", "only the top card of the discard pile may be taken",
                               "C-3.1")
             must_use = deep or r.top_discard_must_be_used
@@ -124,7 +125,7 @@ class DrawEvents:
 
     def can_recycle_on_demand(self, h: Hand) -> bool:
         r = self.rules
-        if r.recycle_trigger != "on_demand" or r.recycle_limit == 0:
+        if r.recycle_trigger != RecycleTrigger.ON_DEMAND or r.recycle_limit == 0:
             return False
         if r.recycle_limit is not None and h.exhaustions > r.recycle_limit:
             return False
@@ -177,5 +178,5 @@ class DrawEvents:
         """Can `card` be put on the table this turn with the cards in `avail` (R500-4, AMB-17)? With `table`
         False (or `deep_card_use: new_meld_only`), only in a new meld."""
         r = self.rules
-        shapes = [m.shape for m in h.melds] if table and r.deep_card_use != "new_meld_only" else []
+        shapes = [m.shape for m in h.melds] if table and r.deep_card_use != DeepCardUse.NEW_MELD_ONLY else []
         return usable(card, avail, shapes, r.ace_mode, r.min_natural_cards_per_meld if r.jokers else 0)

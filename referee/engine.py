@@ -44,6 +44,7 @@ from .melds import (
     extend,
     layoff_possible,
 )
+from .options import DeepCardUse, GoingRummy, RecycleTrigger, Scoring
 from .presets import Rules, make_rules
 from .state import Hand, Meld, Phase, Result, Turn
 from .strict_json import StrictJSONError, check_name
@@ -471,7 +472,7 @@ class Match(DrawEvents, HandEndEvents):
         h.turn.played = True
         h.turn.call_claim = None
         if h.turn.deep_card is not None and not h.turn.deep_used and h.turn.deep_card in physical:
-            if as_meld or self.rules.deep_card_use != "new_meld_only":
+            if as_meld or self.rules.deep_card_use != DeepCardUse.NEW_MELD_ONLY:
                 h.turn.deep_used = True
         if h.turn.single_taken is not None and h.turn.single_taken in physical:
             h.turn.single_taken = None
@@ -533,7 +534,7 @@ class Match(DrawEvents, HandEndEvents):
         return Plan(out, commit)
 
     def _went_out(self, h: Hand, p: int) -> None:
-        rummy = self.rules.going_rummy != "none" and not h.has_played[p]
+        rummy = self.rules.going_rummy != GoingRummy.NONE and not h.has_played[p]
         self._finish_hand(h, Result.OUT, p, rummy)
 
     def _end_turn(self, h: Hand, p: int) -> None:
@@ -555,7 +556,7 @@ class Match(DrawEvents, HandEndEvents):
                 h.notes.append("the stock ran out a second time: the hand is a stalemate")
                 self._finish_hand(h, Result.STALEMATE, None, False)
                 return
-            elif r.recycle_trigger == "immediate":
+            elif r.recycle_trigger == RecycleTrigger.IMMEDIATE:
                 pile = len(h.discard) - (1 if r.recycle_keeps_top else 0)
                 if pile > 0:
                     self._recycle(h)
@@ -570,7 +571,7 @@ class Match(DrawEvents, HandEndEvents):
                 h.offers.append("end_hand")
                 h.notes.append("a full round passed with no meld or lay-off: the players may end the hand")
         # SD-1 exact stalemate
-        if r.scoring == "winner_takes_hands" and all(c == 1 for c in h.counts) and not self._layoff_possible(h):
+        if r.scoring == Scoring.WINNER_TAKES_HANDS and all(c == 1 for c in h.counts) and not self._layoff_possible(h):
             if r.stalemate_detector:
                 h.notes.append("every player holds one card and nothing can be laid off: stalemate")
                 self._finish_hand(h, Result.STALEMATE, None, False)

@@ -12,6 +12,7 @@ from .cards import describe
 from .errors import Refusal
 from .events import Plan, card_of, need
 from .melds import describe_cards, hand_value
+from .options import GoingRummy, Scoring
 from .scoring import match_winners, next_dealer, score_hand, winner_points
 from .state import Hand, Phase, Result
 
@@ -96,7 +97,7 @@ class HandEndEvents:
         reason = ev.get("reason")
         agreed = reason in ("stalemate", "agreed")
         result = Result.STALEMATE  # SD-3: in Rummy 500 an agreed stop is scored normally
-        if r.scoring == "meld_minus_hand" and not (agreed and h.stock != 0):
+        if r.scoring == Scoring.MELD_MINUS_HAND and not (agreed and h.stock != 0):
             if h.stock != 0:
                 raise Refusal("end_hand_not_allowed", "a Rummy 500 hand ends when someone goes out or the stock is "
                               f"empty ({h.stock} cards left)", "R500-10")
@@ -160,10 +161,10 @@ class HandEndEvents:
         if winner is not None and left[winner]:
             raise Refusal("bad_event", f"{P[winner]} went out, so no cards are left in their hand", "C-7.1")
         rummy = bool(ev.get("going_rummy", False))
-        if rummy and (r.going_rummy == "none" or winner is None):
+        if rummy and (r.going_rummy == GoingRummy.NONE or winner is None):
             raise Refusal("bad_event", "going rummy does not apply here", "AMB-10")
         points = [0] * n
-        if r.scoring == "winner_takes_hands":
+        if r.scoring == Scoring.WINNER_TAKES_HANDS:
             result = Result.OUT if winner is not None else Result.STALEMATE
             if winner is not None:
                 points[winner] = winner_points(sum(left), rummy, r.going_rummy)
@@ -187,9 +188,9 @@ class HandEndEvents:
         h.result, h.winner, h.going_rummy = result, winner, rummy
         h.call_window = None
         n = len(self.players)
-        if result == Result.STALEMATE and self.rules.scoring == "winner_takes_hands":
+        if result == Result.STALEMATE and self.rules.scoring == Scoring.WINNER_TAKES_HANDS:
             scored: set[int] = set()
-        elif self.rules.scoring == "winner_takes_hands":
+        elif self.rules.scoring == Scoring.WINNER_TAKES_HANDS:
             scored = {i for i in range(n) if i != winner and h.counts[i] > 0}
         else:
             scored = {i for i in range(n) if h.counts[i] > 0}

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .cards import JOKER, RANK_NUMBER, SUITS, PlayedCard, describe, make_card
+from .options import AceMode, JokerMeldValue, Values
 
 SET, RUN = "set", "run"
 
@@ -58,7 +59,7 @@ def classify(cards: Sequence[PlayedCard], ace_mode: str, min_natural: int = 1,
     suits = {r[-1] for r in reps}
     if len(suits) != 1:
         raise MeldProblem("these cards are neither a set (one rank) nor a run (one suit) (rule C-4.1/C-4.2)")
-    options = [False, True] if ace_mode == "high_or_low" else [False]
+    options = [False, True] if ace_mode == AceMode.HIGH_OR_LOW else [False]
     problem = "the ranks are not consecutive (rule C-4.2)"
     for ace_high in options:
         rk = _run_ranks(reps, ace_high)
@@ -68,9 +69,9 @@ def classify(cards: Sequence[PlayedCard], ace_mode: str, min_natural: int = 1,
         if max(rk) - min(rk) == len(rk) - 1:
             order = sorted(zip(rk, range(len(cards)), strict=True), key=lambda t: t[0])
             return MeldShape(RUN, tuple(cards[i] for _, i in order), ace_high)
-    if ace_mode != "high_or_low" and any(_rank(r) == 1 for r in reps) and any(_rank(r) >= 12 for r in reps):
+    if ace_mode != AceMode.HIGH_OR_LOW and any(_rank(r) == 1 for r in reps) and any(_rank(r) >= 12 for r in reps):
         problem = "the ace is low in these rules: Q-K-A and K-A-2 are not runs (rule C-4.3)"
-    elif ace_mode == "high_or_low" and any(_rank(r) == 1 for r in reps):
+    elif ace_mode == AceMode.HIGH_OR_LOW and any(_rank(r) == 1 for r in reps):
         problem = "runs never go round the corner: K-A-2 is not a run (rule C-4.3)"
     raise MeldProblem(problem)
 
@@ -102,7 +103,7 @@ def single_extensions(shape: MeldShape, ace_mode: str) -> set[str]:
     out = set()
     if lo > 1:
         out.add(make_card(lo - 1, suit))
-    top = 14 if ace_mode == "high_or_low" else 13
+    top = 14 if ace_mode == AceMode.HIGH_OR_LOW else 13
     if hi < top and not (hi == 13 and lo == 1):
         out.add(make_card(hi + 1, suit))
     return out
@@ -130,7 +131,7 @@ def usable(card: str, avail: Counter, shapes: Sequence[MeldShape], ace_mode: str
     if card == JOKER:
         return _joker_usable(avail, shapes, ace_mode, min_natural)
     rank, suit = _rank(card), card[-1]
-    high = ace_mode == "high_or_low"
+    high = ace_mode == AceMode.HIGH_OR_LOW
     for shape in shapes:
         if card in single_extensions(shape, ace_mode):
             return True
@@ -167,7 +168,7 @@ def _joker_usable(avail: Counter, shapes: Sequence[MeldShape], ace_mode: str, mi
         return True
     if min_natural > 2:
         return False
-    top = 14 if ace_mode == "high_or_low" else 13
+    top = 14 if ace_mode == AceMode.HIGH_OR_LOW else 13
     for i, a in enumerate(naturals):
         for b in naturals[i + 1:]:
             if a[:-1] == b[:-1] and a[-1] != b[-1]:
@@ -199,27 +200,27 @@ def hand_value(card: str, values: str) -> int:
         return 15
     r = RANK_NUMBER[card[:-1]]
     if r == 1:
-        return 1 if values == "basic" else 15
+        return 1 if values == Values.BASIC else 15
     if r >= 11:
         return 10
-    if values == "r500_5_10_15":
+    if values == Values.R500_5_10_15:
         return 10 if r == 10 else 5
     return r
 
 
 def meld_card_value(pc: PlayedCard, shape: MeldShape, values: str, joker_meld_value: str) -> int:
     """What a card on the table is worth to whoever played it (R500-11, AMB-15, AMB-22)."""
-    if pc.card == JOKER and joker_meld_value == "fixed15":
+    if pc.card == JOKER and joker_meld_value == JokerMeldValue.FIXED15:
         return 15
     rep = pc.rep or pc.card
     r = RANK_NUMBER[rep[:-1]]
     if r == 1:
         low = shape.kind == RUN and not shape.ace_high
-        if values in ("r500", "basic"):
+        if values in (Values.R500, Values.BASIC):
             return 1 if low else 15
-        if values == "r500_5_10_15":
+        if values == Values.R500_5_10_15:
             return 5 if low else 15
-        return 15 if values == "basic_ace15" else 1
+        return 15 if values == Values.BASIC_ACE15 else 1
     return hand_value(rep, values)
 
 

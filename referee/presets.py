@@ -16,6 +16,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from .errors import SetupError
+from .options import ENUM_OPTIONS, AceMode, TieRule, Values
 
 PRESET_NAMES = ("basic", "solitaired", "classic", "rummy500")
 # what the players call each rule system: in full (menus) and short (the scoreboard's top bar)
@@ -28,21 +29,7 @@ PRESET_TITLES = {
 PRESET_SHORT_TITLES = {"basic": "Basic", "solitaired": "Solitaired", "classic": "Classic", "rummy500": "Rummy 500"}
 UNLIMITED = None  # recycle_limit without limit
 
-_ENUMS: dict[str, tuple[str, ...]] = {
-    "ace_mode": ("low", "high_or_low"),
-    "values": ("basic", "basic_ace15", "r500", "r500_5_10_15"),
-    "joker_meld_value": ("fixed15", "represented"),
-    "going_rummy": ("none", "double", "plus10"),
-    "dealer_rotation": ("clockwise", "winner_deals_2p"),
-    "deep_card_use": ("meld_or_layoff", "new_meld_only"),
-    "tie_rule": ("extra_hand", "went_out_wins", "shared_win", "impossible"),
-    "layoff_credit": ("none", "placed_in_front", "scores_for_layer"),
-    "discard_draw": ("top_only", "top_or_deep"),
-    "scoring": ("winner_takes_hands", "meld_minus_hand"),
-    "recycle_trigger": ("immediate", "on_demand"),
-    "stock_empty_after_limit": ("stalemate",),
-    "stock_empty_end": ("score_hand",),
-}
+_ENUMS: dict[str, tuple[str, ...]] = {key: tuple(enum) for key, enum in ENUM_OPTIONS.items()}
 _BOOLS = (
     "layoff_requires_own_meld", "go_out_without_discard", "final_discard_face_down", "recycle_keeps_top",
     "recycle_shuffle", "stalemate_detector", "stalemate_ends_match", "set_suits_distinct",
@@ -198,13 +185,13 @@ def make_rules(name: object, n_players: int, options: object = None) -> Rules:
             raise SetupError("unknown_option", f"unknown option '{key}' (see the config keys of SPEC §4)")
     merged: dict[str, Any] = dict(_DEFAULTS)
     merged.update({k: v for k, v in preset.items() if k != "players"})
-    if name == "classic" and options.get("ace_mode") == "high_or_low" and "values" not in options:
-        merged["values"] = "basic_ace15"  # SPEC §4: the ace option in `classic` switches the values
+    if name == "classic" and options.get("ace_mode") == AceMode.HIGH_OR_LOW and "values" not in options:
+        merged["values"] = Values.BASIC_ACE15  # SPEC §4: the ace option in `classic` switches the values
     if "match_hands" in options and options.get("match_hands") is not None and "target" not in options:
         merged["target"] = None
     merged.update(options)
     if merged.get("tie_rule") == "shared":
-        merged["tie_rule"] = "shared_win"
+        merged["tie_rule"] = TieRule.SHARED_WIN
     if merged.get("recycle_limit") == "unlimited":
         merged["recycle_limit"] = None
 
@@ -212,6 +199,7 @@ def make_rules(name: object, n_players: int, options: object = None) -> Rules:
         v = merged.get(key)
         if v not in choices:
             raise SetupError("bad_option", f"option '{key}' must be one of {', '.join(choices)}, not {v!r}")
+        merged[key] = ENUM_OPTIONS[key](v)
     for key in _BOOLS:
         if not isinstance(merged.get(key), bool):
             raise SetupError("bad_option", f"option '{key}' must be true or false, not {merged.get(key)!r}")

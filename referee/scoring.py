@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 
 from .cards import sort_key
 from .melds import hand_value, meld_card_value
+from .options import DealerRotation, GoingRummy, Scoring, TieRule
 from .presets import Rules
 from .state import Hand, Result
 
@@ -25,7 +26,7 @@ def winner_points(base: int, rummy: bool, going_rummy: str) -> int:
     """The hand winner's points: the losers' hands, doubled or +10 for going rummy (C-8.1, AMB-10)."""
     if not rummy:
         return base
-    return base * 2 if going_rummy == "double" else base + 10
+    return base * 2 if going_rummy == GoingRummy.DOUBLE else base + 10
 
 
 def score_hand(h: Hand, r: Rules, players: Sequence[str]) -> tuple[list[int], dict[str, dict]]:
@@ -34,7 +35,7 @@ def score_hand(h: Hand, r: Rules, players: Sequence[str]) -> tuple[list[int], di
     points = [0] * n
     details = {players[i]: hand_points(h.known[i].elements() if h.counts[i] else (), r.values) for i in range(n)}
     left = [details[players[i]]["hand_points"] for i in range(n)]
-    if r.scoring == "winner_takes_hands":
+    if r.scoring == Scoring.WINNER_TAKES_HANDS:
         if h.result == Result.OUT and h.winner is not None:
             base = sum(left[i] for i in range(n) if i != h.winner)
             pts = winner_points(base, h.going_rummy, r.going_rummy)
@@ -53,7 +54,7 @@ def score_hand(h: Hand, r: Rules, players: Sequence[str]) -> tuple[list[int], di
 
 def next_dealer(r: Rules, n: int, dealer: int, winner: int | None) -> int:
     """The seat that deals the next hand (C-10.1; the winner in two-player `winner_deals_2p`)."""
-    if r.dealer_rotation == "winner_deals_2p" and n == 2 and winner is not None:
+    if r.dealer_rotation == DealerRotation.WINNER_DEALS_2P and n == 2 and winner is not None:
         return winner
     return (dealer + 1) % n
 
@@ -69,8 +70,8 @@ def match_winners(r: Rules, totals: Sequence[int], hands_played: int, result: st
         return None
     best = max(totals)
     top = [i for i, t in enumerate(totals) if t == best]
-    if len(top) == 1 or r.tie_rule == "shared_win":
+    if len(top) == 1 or r.tie_rule == TieRule.SHARED_WIN:
         return top
-    if r.tie_rule == "went_out_wins" and winner in top:
+    if r.tie_rule == TieRule.WENT_OUT_WINS and winner in top:
         return [winner]
     return None  # extra_hand (and the impossible case): play another hand

@@ -14,6 +14,7 @@ from itertools import combinations
 from .cards import ALL_CARDS, JOKER, RANK_NUMBER, make_card
 from .engine import Match
 from .melds import MeldProblem, single_extensions
+from .options import AceMode, DiscardDraw, Scoring
 
 
 class SimulationError(AssertionError):
@@ -124,7 +125,7 @@ class Simulator:
             self.apply({"type": "draw", "player": name, "from": "discard"})
         else:
             took = False
-            if r.discard_draw == "top_or_deep" and len(h.discard) > 1 and self.rng.random() < 0.5:
+            if r.discard_draw == DiscardDraw.TOP_OR_DEEP and len(h.discard) > 1 and self.rng.random() < 0.5:
                 took = self._try_deep_pickup(p)
             if not took:
                 top = h.discard[-1] if h.discard else None
@@ -170,7 +171,7 @@ class Simulator:
             suits.setdefault(c[-1], c)
         if len(suits) >= 2:
             return list(suits.values())[:2]
-        top = 14 if m.rules.ace_mode == "high_or_low" else 13
+        top = 14 if m.rules.ace_mode == AceMode.HIGH_OR_LOW else 13
         ranks = [rank] + ([14] if rank == 1 and top == 14 else [])
         for cr in ranks:
             for start in (cr - 2, cr - 1, cr):
@@ -219,7 +220,7 @@ class Simulator:
         for suits in by_rank.values():
             if len(suits) >= 3:
                 out.append(list(suits.values())[:4])
-        top = 14 if self.match.rules.ace_mode == "high_or_low" else 13
+        top = 14 if self.match.rules.ace_mode == AceMode.HIGH_OR_LOW else 13
         for s in "SHDC":
             run: list[str] = []
             for x in range(1, top + 1):
@@ -379,7 +380,7 @@ def hidden_log(sim: Simulator) -> list[dict]:
         if i in ends:
             num = ends[i]
             record = sim.match.hands_done[num - 1] if num - 1 < len(sim.match.hands_done) else None
-            if record is None or (record["result"] == "stalemate" and scoring == "winner_takes_hands"):
+            if record is None or (record["result"] == "stalemate" and scoring == Scoring.WINNER_TAKES_HANDS):
                 continue
             for name, cards in sim.hand_end_hands[num - 1].items():
                 if cards:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from .cards import sort_key
 from .melds import single_extensions
+from .options import Scoring
 from .state import Phase
 
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ def legal_moves(m: Match) -> dict:
         if h.discard:
             draw_from.append("discard")
         allowed = ["draw"]
-        if r.scoring == "winner_takes_hands" or (h.stock == 0):
+        if r.scoring == Scoring.WINNER_TAKES_HANDS or (h.stock == 0):
             allowed.append("end_hand")
         if h.call_window is not None:
             allowed.append("call_rummy")

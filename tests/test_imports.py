@@ -20,7 +20,7 @@ RUNTIME = ("vision.capture", "vision.pipeline", "vision.observer", "vision.motio
            "web_ui.live", "web_ui.server", "rummy_referee.commands.serve", "rummy_referee.commands.track",
            "rummy_referee.commands.detect", "rummy_referee.commands.replay")
 # test and evaluation tooling (and the demo, loaded only for `serve --demo`)
-TOOLING = ("vision.synth", "vision.evaluation", "vision.oracle", "vision.recording", "vision.demo", "referee.sim")
+TOOLING = ("vision.synth", "vision.evaluation", "vision.oracle", "vision.demo", "referee.sim")
 
 
 def _modules() -> dict[str, Path]:

@@ -18,7 +18,7 @@ from vision.synth.recording import RecordingSpec, frames_of, layout_dict
 from vision.synth.scripted_hands import scripted_hands
 
 
-def _norm_event(e: dict) -> str:
+def norm_event(e: dict) -> str:
     e = dict(e)
     if e.get("type") == "draw":
         e.pop("card", None)  # the referee fills in the card of a discard-pile draw
@@ -42,8 +42,8 @@ def compare_logs(inferred: list[str], expected: list[str]) -> dict:
     both replay to the same result (hands and totals)."""
     from referee import replay_lines
 
-    a = [_norm_event(json.loads(x)) for x in inferred[1:]]
-    b = [_norm_event(json.loads(x)) for x in expected[1:]]
+    a = [norm_event(json.loads(x)) for x in inferred[1:]]
+    b = [norm_event(json.loads(x)) for x in expected[1:]]
     tp = _lcs(a, b)
     ra, rb = replay_lines(inferred), replay_lines(expected)
     same = ra["hands"] == rb["hands"] and ra["totals"] == rb["totals"]

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from referee import Phase
+from referee.options import Scoring
 from vision.interfaces import Outcome, Referee
 from vision.snapshot import TableSnapshot
 
@@ -260,7 +261,7 @@ class Observer:
             skip.discard(top)  # the top discard may have been taken into a meld
 
         # where each player scores the cards they lay off (Rummy 500), those lie in the layer's own zone
-        lay_in_own_zone = self._options.get("scoring") == "meld_minus_hand"
+        lay_in_own_zone = self._options.get("scoring") == Scoring.MELD_MINUS_HAND
         # what the player put down: groups holding new cards
         new_groups: list[tuple[str, list[str], set[int]]] = []  # zone owner, new cards, meld ids touched
         for owner, groups in snap.players.items():
