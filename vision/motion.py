@@ -66,13 +66,24 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from enum import StrEnum
 
 import numpy as np
 
 from vision.interfaces import Detector
 from vision.types import CardDetection
 
-REASONS = ("first", "motion", "settle", "refresh")
+
+class Reason(StrEnum):
+    """Why the detector must run on a frame (see the module's docstring)."""
+
+    FIRST = "first"
+    MOTION = "motion"
+    SETTLE = "settle"
+    REFRESH = "refresh"
+
+
+REASONS = tuple(Reason)
 
 
 @dataclass(frozen=True)
@@ -144,7 +155,7 @@ class MotionGate:
         self._last: tuple | None = None  # the same of the frame last checked
         self.still = 0  # frames in a row, up to the last checked one, that matched the reference
         self.age = 0  # frames checked since the reference was taken
-        self.reason: str | None = None  # why the last checked frame must be detected (None: skipped)
+        self.reason: Reason | None = None  # why the last checked frame must be detected (None: skipped)
         self.fraction = 0.0  # changed share of the last checked frame against the reference
 
     def small(self, frame: np.ndarray) -> np.ndarray:
@@ -178,17 +189,17 @@ class MotionGate:
         self._last = (cur, frame.shape[:2])
         self.age += 1
         if self._ref is None or self._ref[1] != frame.shape[:2]:
-            self.fraction, self.still, self.reason = 1.0, 0, "first"
+            self.fraction, self.still, self.reason = 1.0, 0, Reason.FIRST
             return True
         self.fraction = self.changed_fraction(cur, self._ref[0])
         if self.fraction > cfg.area:
-            self.still, self.reason = 0, "motion"
+            self.still, self.reason = 0, Reason.MOTION
             return True
         self.still += 1
         if self.still <= cfg.settle:
-            self.reason = "settle"
+            self.reason = Reason.SETTLE
         elif cfg.max_age and self.age >= cfg.max_age:
-            self.reason = "refresh"
+            self.reason = Reason.REFRESH
         else:
             self.reason = None
         return self.reason is not None
@@ -262,7 +273,7 @@ class GatedDetector:
         self.gate.accept()
         self.detections += 1
         self.reasons[self.gate.reason] += 1
-        if self.gate.reason in ("first", "motion"):
+        if self.gate.reason in (Reason.FIRST, Reason.MOTION):
             self._looks = []  # another picture: the earlier looks are of what was there before
         self._looks = (self._looks + [list(dets)])[-(self.keep or self.config.settle + 1):]
         self._turn = 0
