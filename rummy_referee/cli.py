@@ -1,4 +1,4 @@
-"""`rummy-referee` command line: replay, detect, track, serve (see shared/contracts/game-log.md).
+"""`rummy-referee` command line: replay, detect, track, serve, enrol (see shared/contracts/game-log.md).
 
 Each sub-command imports its package lazily, so `replay` works without loading OpenCV or torch.
 """
@@ -27,6 +27,7 @@ def _bounded(kind, flag: str, lo: float, hi: float, low_open: bool = False, what
 _positive_fps = _bounded(float, "--fps", 0, 1000, low_open=True, what="a number of frames per second")
 _port = _bounded(int, "--port", 0, 65535, what="a whole number (0: any free port)")
 _conf = _bounded(float, "--conf", 0.0, 1.0, what="a number from 0 to 1")
+_seconds = _bounded(float, "--seconds", 1, 3600, what="a number of seconds")
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -45,6 +46,8 @@ def _build_parser() -> argparse.ArgumentParser:
     d.add_argument("--conf", type=_conf, default=None, help="confidence threshold (0..1)")
     d.add_argument("--decks", type=int, choices=[1, 2], default=1,
                    help="decks on the table: the same card is reported at most this many times per photo")
+    d.add_argument("--deck", default=None, metavar="DECK",
+                   help="read the cards of this taught deck (a folder written by `enrol`, or a deck's name)")
 
     t = sub.add_parser("track", help="infer the game log from a table recording")
     t.add_argument("source", help="video file, folder of images, camera index or stream URL")
@@ -56,6 +59,7 @@ def _build_parser() -> argparse.ArgumentParser:
     t.add_argument("--model", default=None, help="detector weights (default: the shipped model)")
     t.add_argument("--no-motion-gate", action="store_true",
                    help="run the detector on every frame (default: only when the picture changed)")
+    t.add_argument("--deck", default=None, metavar="DECK", help="read the cards of this taught deck (see enrol)")
 
     s = sub.add_parser("serve", help="start the dashboard")
     s.add_argument("--host", default="127.0.0.1")
@@ -70,6 +74,19 @@ def _build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-motion-gate", action="store_true",
                    help="camera: run the detector on every frame (default: only when the picture changed)")
     s.add_argument("--no-browser", action="store_true", help="do not try to open a browser")
+    s.add_argument("--deck", default=None, metavar="DECK",
+                   help="the camera reads the cards of this taught deck (see enrol; or choose one on the dashboard)")
+
+    e = sub.add_parser("enrol", help="teach the referee a deck from four photos, one per suit")
+    e.add_argument("--out", required=True, metavar="DECK", help="the deck profile to write (a folder)")
+    e.add_argument("--suit", nargs=2, action="append", required=True, metavar=("SUIT", "PHOTO"),
+                   help="a suit (C, D, H or S) and its photo: its 13 cards face up, apart, in the order "
+                        "A 2 3 4 5 6 7 8 9 10 J Q K in reading order (give all four)")
+    e.add_argument("--jokers", default=None, metavar="PHOTO", help="a photo of the deck's jokers (optional)")
+    e.add_argument("--name", default=None, help="the deck's name (default: the folder's name)")
+    e.add_argument("--seconds", type=_seconds, default=None,
+                   help="time for the learning itself (default 150; the whole enrolment stays under 5 minutes)")
+    e.add_argument("--json", action="store_true", help="print the profile's metadata as JSON")
     return p
 
 

@@ -43,20 +43,37 @@ def prf(tp: int, fp: int, fn: int) -> dict:
 
 
 def card_level(images: list[Path], labels_dir: Path, predict) -> dict:
+    """Card-level counts per group.  Where the data set has `present/` beside `labels/` (rendered sets), a
+    reported card that lies face up on the table with a corner index partly showing (under the labels'
+    60 % visibility) is not counted as false: `precision`/`f1` use that, `strict` counts it as false too."""
     counts: dict[str, list[int]] = {}
     per_image = []
+    present_dir = labels_dir.parent.parent / "present" / labels_dir.name
+    if not present_dir.is_dir():
+        present_dir = None
     for img_path in images:
         gt = truth(labels_dir / (img_path.stem + ".txt"))
         pred = predict(img_path)
-        tp, fp, fn = len(gt & pred), len(pred - gt), len(gt - pred)
+        shown = set()
+        if present_dir is not None and (present_dir / (img_path.stem + ".txt")).exists():
+            shown = set((present_dir / (img_path.stem + ".txt")).read_text().split())
+        tp, fp, fn = len(gt & pred), len(pred - gt - shown), len(gt - pred)
+        fp_strict = len(pred - gt)
         group = img_path.name.split("_")[0] if img_path.name.split("_")[0] in ("IMG", "WIN") else "synthetic"
         for g in ("all", group):
-            c = counts.setdefault(g, [0, 0, 0])
+            c = counts.setdefault(g, [0, 0, 0, 0])
             c[0] += tp
             c[1] += fp
             c[2] += fn
-        per_image.append({"image": img_path.name, "missed": sorted(gt - pred), "extra": sorted(pred - gt)})
-    return {"by_group": {g: prf(*c) for g, c in counts.items()}, "images": per_image}
+            c[3] += fp_strict
+        per_image.append({"image": img_path.name, "missed": sorted(gt - pred), "extra": sorted(pred - gt - shown),
+                          "partly_shown": sorted((pred - gt) & shown)})
+    out = {}
+    for g, (tp, fp, fn, fps) in counts.items():
+        out[g] = prf(tp, fp, fn)
+        if present_dir is not None:
+            out[g]["strict"] = prf(tp, fps, fn)
+    return {"by_group": out, "images": per_image}
 
 
 def truth_boxes(label_file: Path, w: int, h: int) -> list[tuple[str, tuple]]:

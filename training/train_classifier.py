@@ -165,22 +165,10 @@ def augment(batch: np.ndarray, rng: np.random.Generator, strong: bool = False) -
 
 
 def export_onnx(model, path: Path, cfg: dict | None = None) -> None:
-    """ONNX export (dynamic batch) with the crop convention `cfg` (default: the one in use) in the
-    metadata ("crop_config")."""
-    import json
+    """ONNX export with the crop convention `cfg` (default: the one in use); see vision.corner_classifier."""
+    from vision.corner_classifier import export_onnx as export
 
-    import onnx
-    import torch
-
-    cfg = CFG if cfg is None else cfg
-    size = cfg["size"]
-    torch.onnx.export(model, torch.zeros(1, 3, size, size), str(path), input_names=["crops"],
-                      output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=18,
-                      dynamo=False)
-    m = onnx.load(str(path))
-    entry = m.metadata_props.add()
-    entry.key, entry.value = "crop_config", json.dumps(cfg)
-    onnx.save(m, str(path))
+    export(model, path, CFG if cfg is None else cfg)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -195,3 +195,23 @@ class CornerClassifier:
         p = self.probabilities(img, boxes, tta)
         k = p.argmax(1)
         return [(CLASS_NAMES[int(i)], float(p[j, i])) for j, i in enumerate(k)]
+
+
+def export_onnx(model, path: str | Path, cfg: dict) -> None:
+    """ONNX export (dynamic batch) of a classifier network, with its crop convention and test-time choices
+    `cfg` in the metadata ("crop_config"), as `CornerClassifier` reads them."""
+    import warnings
+
+    import onnx
+    import torch
+
+    size = cfg["size"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.onnx.export(model, torch.zeros(1, 3, size, size), str(path), input_names=["crops"],
+                          output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+                          opset_version=18, dynamo=False)
+    m = onnx.load(str(path))
+    entry = m.metadata_props.add()
+    entry.key, entry.value = "crop_config", json.dumps(cfg)
+    onnx.save(m, str(path))

@@ -25,7 +25,8 @@ DEMO_DIR = Path(__file__).resolve().parent / "data" / "demo"
 
 
 def demo_pipeline(referee: Referee | None = None, detector: str | Detector = "auto", loop: bool = True,
-                  fps: float | None = None, motion_gate: bool | MotionConfig = True) -> tuple[Pipeline, dict, str]:
+                  fps: float | None = None, motion_gate: bool | MotionConfig = True,
+                  deck: str | None = None) -> tuple[Pipeline, dict, str]:
     """The bundled demo recording (vision/data/demo) played as a live camera.
 
     `fps`: the playback rate (default: the recording's own).
@@ -33,7 +34,7 @@ def demo_pipeline(referee: Referee | None = None, detector: str | Detector = "au
     for a machine without the model), "auto" (the model when it loads and reads at least half the cards of a
     few demo frames, else the oracle, with a warning in the log), or an object with `detect`.
     `pipeline.detector_kind` tells which one plays. `referee`: the match the events go to (default: a new `referee.Match` of the demo's match).
-    `motion_gate`: as `Pipeline`'s.
+    `motion_gate`: as `Pipeline`'s.  `deck`: a taught deck the model reads with (vision/enrol/profile.py).
     Returns (pipeline, match setup, first dealer)."""
     layout = Layout.load(DEMO_DIR / "layout.json")
     setup, dealer = load_match(DEMO_DIR / "match.json")
@@ -48,8 +49,8 @@ def demo_pipeline(referee: Referee | None = None, detector: str | Detector = "au
         try:
             from vision.detector import Detector
 
-            model = Detector()
-        except Exception as e:  # no weights, no runtime
+            model = Detector(deck=deck)
+        except Exception as e:  # no weights, no runtime, an unusable deck
             if kind == "model":
                 raise
             log.warning("demo: no detector model (%s): playing the recording's ground truth", e)
@@ -67,7 +68,7 @@ def demo_pipeline(referee: Referee | None = None, detector: str | Detector = "au
     rec_fps = float(info.get("fps", 5.0))
     pipe = Pipeline(lambda: FolderSource(DEMO_DIR / "frames", fps=rec_fps, play_fps=rate), layout, referee, dealer,
                     detector=detector, fps=rec_fps, loop=loop, motion_gate=motion_gate,
-                    detector_kind=kind)  # "model", "oracle" or "given": for the dashboard to say what it shows
+                    detector_kind=kind, deck=deck)  # kind: "model", "oracle" or "given", for the dashboard to say
     return pipe, setup, dealer
 
 

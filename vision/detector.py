@@ -274,9 +274,18 @@ class Detector:
     """Frame in (BGR uint8, any size), cards out.  Load once, call `detect` per frame."""
 
     def __init__(self, weights: str | Path | None = None, backend: str = "auto", conf: float | None = None,
-                 imgsz: int | None = None, classifier: str | Path | bool | None = "auto"):
+                 imgsz: int | None = None, classifier: str | Path | bool | None = "auto",
+                 deck: str | Path | None = None):
         """`classifier`: "auto" uses models/cards-cls.{onnx,pt} when shipped (and `weights` is the
-        shipped model), a path uses that file, None/False reads classes from YOLO alone."""
+        shipped model), a path uses that file, None/False reads classes from YOLO alone.  `deck`: a deck
+        profile taught by `rummy-referee enrol` (a folder, or a deck's name in the dashboard's deck folder):
+        its own classifier names the corners (vision/enrol/profile.py); raises `DeckError` when unusable."""
+        self.deck = None
+        if deck is not None:
+            from vision.enrol.profile import load_profile
+
+            self.deck = load_profile(deck)
+            classifier = self.deck.classifier
         if backend not in ("auto", "torch", "onnx"):
             raise ValueError(f"unknown backend {backend!r} (auto, torch or onnx)")
         path = Path(weights) if weights is not None else default_weights_path(backend)

@@ -47,14 +47,11 @@ class TableTracker:
                  stability: StabilityConfig | None = None, min_confidence: float = 0.75, auto_confirm: bool = False,
                  calibrate_every: int = 15, motion_gate: bool | MotionConfig = True):
         self.layout = layout
-        self.detector = detector
-        # the trained detector's one-deck rule follows the match: two decks hold each card twice
-        decks = (referee.public_state().get("options") or {}).get("decks")
-        if isinstance(detector, CardDetector) and isinstance(decks, int):
-            detector.decks = decks
+        self._decks = (referee.public_state().get("options") or {}).get("decks")
+        self.gated: GatedDetector | None = None
+        self.set_detector(detector)
         self.stability = stability or StabilityConfig.for_fps(fps)
         self._motion_auto = motion_gate is True
-        self.gated: GatedDetector | None = None
         if motion_gate is True:
             self.gated = GatedDetector(detector, self._motion_config(fps))
         elif isinstance(motion_gate, MotionConfig):
@@ -73,6 +70,15 @@ class TableTracker:
         self.last_stable: list[CardDetection] = []
         self.last_snapshot: TableSnapshot | None = None
         self.mapper: FrameMapper | None = None
+
+    def set_detector(self, detector: Detector) -> None:
+        """The detector to use from the next frame (a taught deck swapped in on the dashboard)."""
+        # the trained detector's one-deck rule follows the match: two decks hold each card twice
+        if isinstance(detector, CardDetector) and isinstance(self._decks, int):
+            detector.decks = self._decks
+        self.detector = detector
+        if self.gated is not None:
+            self.gated.detector = detector
 
     @property
     def referee(self) -> Referee:
@@ -162,8 +168,10 @@ class Pipeline:
     def __init__(self, source: FrameSource | Callable[[], FrameSource], layout: Layout, referee: Referee,
                  first_dealer: str, *, detector: Detector | None = None, fps: float = 10.0, loop: bool = False,
                  jpeg_quality: int = 75, min_confidence: float = 0.75, max_rate: float = 15.0,
-                 motion_gate: bool | MotionConfig = True, detector_kind: str | None = None):
+                 motion_gate: bool | MotionConfig = True, detector_kind: str | None = None,
+                 deck: str | None = None):
         self.layout = layout
+        self.deck = deck  # a taught deck's profile (vision/enrol/profile.py) for the detector made here
         self.capture = Capture(source, loop=loop)
         self._detector = detector
         self.detector_kind = detector_kind
@@ -277,11 +285,22 @@ class Pipeline:
             if det is None:
                 from vision.detector import Detector
 
-                det = Detector()
+                det = Detector(deck=self.deck)
             self._tracker = TableTracker(self.layout, self._referee, self._first_dealer, det, fps=self._fps,
                                          min_confidence=self._min_conf, motion_gate=self._motion_gate)
             self._tracker.observer.on_event(self._emit)
         return self._tracker
+
+    def use_deck(self, deck: str | None) -> None:
+        """Read the cards of a taught deck from now on (None: the general model).  The detector is loaded
+        here, in the caller's thread (a bad deck raises `DeckError` and changes nothing), then swapped in."""
+        from vision.detector import Detector
+
+        det = Detector(deck=deck)
+        self.deck = deck
+        self._detector = det
+        if self._tracker is not None:
+            self._tracker.set_detector(det)
 
     def _run(self) -> None:
         try:

@@ -60,14 +60,15 @@ class MatchReferee:
 
 
 def attach_camera(app, source: str | None, layout: str | None, demo: bool, detector="auto",
-                  motion_gate: bool = True) -> str | None:
+                  motion_gate: bool = True, deck: str | None = None) -> str | None:
     """Start the camera pipeline for ``app`` if asked. Returns a short description of the source, or None.
 
     ``demo``: the bundled recording, played into a new match of its own (its players and first dealer).
     ``source``: a camera index, video file, folder of images or stream URL, with ``layout`` (LAYOUT.json);
     its events go to the match open on the dashboard. ``detector`` (demo only): "auto", "model" or
     "oracle" (the recording's ground truth, for tests and machines without the model). ``motion_gate``:
-    False runs the detector on every frame (default: only when the picture changed, vision/motion.py)."""
+    False runs the detector on every frame (default: only when the picture changed, vision/motion.py).
+    ``deck``: a taught deck (vision/enrol/profile.py) the camera's detector reads with."""
     if not source and not demo:
         return None
     live = get_matches(app)
@@ -82,7 +83,8 @@ def attach_camera(app, source: str | None, layout: str | None, demo: bool, detec
         if demo and not source:
             from vision.demo import demo_pipeline
 
-            pipe, setup, dealer = demo_pipeline(referee=ref, detector=detector, loop=False, motion_gate=motion_gate)
+            pipe, setup, dealer = demo_pipeline(referee=ref, detector=detector, loop=False, motion_gate=motion_gate,
+                                                deck=deck)
             m = store.create_match(setup, {"dealer": dealer, "camera": "demo recording", "title": "Demo"})
             live.camera_match = m.id
             ref.mid = m.id  # the recording is this match's; new matches do not take it over
@@ -102,7 +104,7 @@ def attach_camera(app, source: str | None, layout: str | None, demo: bool, detec
                 ref.mid = mid
                 dealer = first_dealer(store.get(mid))
             src = int(source) if str(source).isdigit() else source
-            pipe = vp.Pipeline(lambda: open_source(src), lay, ref, dealer, motion_gate=motion_gate)
+            pipe = vp.Pipeline(lambda: open_source(src), lay, ref, dealer, motion_gate=motion_gate, deck=deck)
             label = str(source)
     except Exception as e:
         log.warning("camera disabled: the pipeline could not be set up (%s)", e)

@@ -1,4 +1,5 @@
-"""`rummy-referee detect IMAGE... [--json] [--model PATH] [--backend auto|torch|onnx] [--conf X] [--decks N]`.
+"""`rummy-referee detect IMAGE... [--json] [--model PATH] [--backend auto|torch|onnx] [--conf X] [--decks N]
+[--deck DECK]` (`--deck`: a deck taught by `enrol`, see vision/enrol/profile.py).
 
 Prints, per image, the cards face up on it (contract: shared/contracts/game-log.md, "Detecting
 cards in a photo").  With --json, a JSON list with one object per image:
@@ -17,11 +18,14 @@ from vision.images import read_image
 
 
 def run_detect(images: list[str], model: str | None = None, backend: str = "auto",
-               conf: float | None = None, decks: int = 1) -> tuple[list[dict], int]:
+               conf: float | None = None, decks: int = 1, deck: str | None = None) -> tuple[list[dict], int]:
     """Detect cards in each image; returns (contract entries, exit status)."""
     from vision.detector import Detector
 
     detector = None
+    if deck is not None:  # a bad deck is an error before any photo is read
+        detector = Detector(weights=model, backend=backend, conf=conf, deck=deck)
+        detector.decks = decks
     results, status = [], 0
     for path in images:
         img, err = read_image(path)
@@ -55,7 +59,8 @@ def cli_detect(args) -> int:
     try:
         results, status = run_detect(list(args.images), model=getattr(args, "model", None),
                                      backend=getattr(args, "backend", "auto") or "auto",
-                                     conf=getattr(args, "conf", None), decks=getattr(args, "decks", 1) or 1)
+                                     conf=getattr(args, "conf", None), decks=getattr(args, "decks", 1) or 1,
+                                     deck=getattr(args, "deck", None))
     except (FileNotFoundError, ValueError) as e:
         print(one_line(f"rummy-referee detect: {e}"), file=sys.stderr)
         return 2

@@ -11,6 +11,7 @@ import struct
 import sys
 import threading
 import webbrowser
+from pathlib import Path
 
 from referee.strict_json import one_line
 from web_ui import create_app
@@ -85,7 +86,18 @@ def cli_serve(args) -> int:
         print(one_line(f"rummy-referee serve: {e}"), file=sys.stderr)
         return 2
 
+    decks_dir = Path(db).parent / "decks"  # decks taught on the dashboard live beside its database
+    deck = getattr(args, "deck", None)
+    if deck is not None:
+        from vision.enrol.profile import DeckError, load_profile
+
+        try:
+            deck = str(load_profile(deck, search=decks_dir).path)
+        except DeckError as e:
+            print(one_line(f"rummy-referee serve: --deck: {e}"), file=sys.stderr)
+            return 2
     config = {"DATABASE": db, "PIN": pin, "LOCAL_ONLY": local, "DATABASE_LOCK": True,
+              "DECKS_DIR": str(decks_dir), "DECK": deck,
               "ALLOWED_HOSTS": [] if local else allowed_hosts(host, getattr(args, "allow_host", None)),
               "LAYOUTS": [args.layout] if getattr(args, "layout", None) else []}
     try:
@@ -97,7 +109,8 @@ def cli_serve(args) -> int:
         print(f"Changes need the PIN {pin}" + (" (made up for this run; set one with --pin)" if generated else ""),
               flush=True)
     camera = attach_camera(app, getattr(args, "camera", None), getattr(args, "layout", None),
-                           getattr(args, "demo", False), motion_gate=not getattr(args, "no_motion_gate", False))
+                           getattr(args, "demo", False), motion_gate=not getattr(args, "no_motion_gate", False),
+                           deck=deck)
     pipeline = get_matches(app).pipeline
     if camera:
         print(f"Camera: {camera}", flush=True)

@@ -1,5 +1,5 @@
 """`rummy-referee track SOURCE --layout LAYOUT.json --match MATCH.json --log OUT.jsonl [--fps 10] [--json]
-[--no-motion-gate]` (contract: shared/contracts/game-log.md, "Tracking a recording").
+[--no-motion-gate] [--deck DECK]` (contract: shared/contracts/game-log.md, "Tracking a recording").
 
 Runs the live pipeline offline (vision/tracking.py) and writes the game log it inferred; uncertain events
 are applied and listed on standard error. `--json` prints the replay result of the log, as `replay --json`
@@ -34,7 +34,7 @@ def cli_track(args) -> int:
     try:
         from vision.detector import Detector
 
-        detector = Detector(weights=args.model)
+        detector = Detector(weights=args.model, deck=getattr(args, "deck", None))
     except Exception as e:  # missing model file, missing runtime
         print(one_line(f"rummy-referee track: cannot load the detector: {e}"), file=sys.stderr)
         return 2

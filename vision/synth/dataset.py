@@ -55,7 +55,8 @@ def render_scene(rng: np.random.Generator, size: int, decks: list[str], surfaces
     chosen = list(rng.choice(decks, size=min(n_deck, len(decks)), replace=False))
     placements = random_table(rng, rw, rh, chosen)
     hands = int(rng.choice([0, 0, 1, 1, 2]))
-    img, labels = render(placements, bg, rng, hands=hands, perspective=rng.uniform(0, 0.08))
+    seen: set[str] = set()
+    img, labels = render(placements, bg, rng, hands=hands, perspective=rng.uniform(0, 0.08), seen=seen)
     if (rw, rh) != (size, size):
         sx, sy = size / rw, size / rh
         img = cv2.resize(img, (size, size), interpolation=cv2.INTER_AREA)
@@ -63,7 +64,7 @@ def render_scene(rng: np.random.Generator, size: int, decks: list[str], surfaces
     if faults > 0 and rng.random() < faults:
         mask = rng.random(img.shape[:2]) < rng.uniform(0.002, 0.02)
         img[mask] = rng.choice([0, 255], size=(int(mask.sum()), 1)).astype(np.uint8)
-    return img, labels, {"surface": surface, "decks": chosen, "squash": round(squash, 3)}
+    return img, labels, {"surface": surface, "decks": chosen, "squash": round(squash, 3), "seen": sorted(seen)}
 
 
 def write_yolo_dataset(out: Path, n: int, split: str, size: int, decks: list[str], surfaces: list[str],
@@ -82,6 +83,9 @@ def write_yolo_dataset(out: Path, n: int, split: str, size: int, decks: list[str
             rows.append(f"{CLASS_INDEX[lab.class_name]} {(x1 + x2) / 2 / size:.6f} {(y1 + y2) / 2 / size:.6f} "
                         f"{(x2 - x1) / size:.6f} {(y2 - y1) / size:.6f}\n")
         (out / "labels" / split / f"{stem}.txt").write_text("".join(rows))
+        # the face-up cards with any index part showing: reading one of them is not a false card
+        (out / "present" / split).mkdir(parents=True, exist_ok=True)
+        (out / "present" / split / f"{stem}.txt").write_text("".join(f"{c}\n" for c in info.pop("seen")))
         meta[stem] = info
     return meta
 

@@ -37,6 +37,7 @@ import numpy as np
 
 from referee.cards import ALL_CARDS as CARDS
 
+from ..enrol.faces import find_index_boxes, rounded_alpha
 from ..geometry import Box
 from .glyphs import RED_SUITS, draw_suit, draw_text_fit
 
@@ -97,15 +98,6 @@ PIP_LAYOUT = {
     9: [(0, 0), (1, 0), (0, 1 / 3), (1, 1 / 3), (0, 2 / 3), (1, 2 / 3), (0, 1), (1, 1), (0.5, 0.5)],
     10: [(0, 0), (1, 0), (0, 1 / 3), (1, 1 / 3), (0, 2 / 3), (1, 2 / 3), (0, 1), (1, 1), (0.5, 1 / 6), (0.5, 5 / 6)],
 }
-
-
-def _rounded_alpha(h: int, w: int, radius: int) -> np.ndarray:
-    a = np.zeros((h, w), np.uint8)
-    cv2.rectangle(a, (radius, 0), (w - 1 - radius, h - 1), 255, -1)
-    cv2.rectangle(a, (0, radius), (w - 1, h - 1 - radius), 255, -1)
-    for cx, cy in ((radius, radius), (w - 1 - radius, radius), (radius, h - 1 - radius), (w - 1 - radius, h - 1 - radius)):
-        cv2.circle(a, (cx, cy), radius, 255, -1, cv2.LINE_AA)
-    return a
 
 
 def _draw_index(img: np.ndarray, rank: str, suit: str | None, color, d: dict, w: int, h: int) -> Box:
@@ -192,7 +184,7 @@ def _proc_card(card: str, d: dict, w: int = 250, h: int = 350) -> tuple[np.ndarr
         if d["border"] is not None:
             m = int(w * 0.035)
             cv2.rectangle(rgb, (m, m), (w - 1 - m, h - 1 - m), d["border"], 1, cv2.LINE_AA)
-    alpha = _rounded_alpha(h, w, int(w * 0.06))
+    alpha = rounded_alpha(h, w, int(w * 0.06))
     edge = alpha.copy()
     cv2.rectangle(edge, (0, 0), (w - 1, h - 1), 0, 1)
     rgba = np.dstack([rgb, alpha])
@@ -251,62 +243,13 @@ def cache_dir() -> Path:
     return d
 
 
-def find_index_boxes(rgba: np.ndarray) -> list[Box] | None:
-    """Corner-index boxes of a rendered card face: small ink blobs inside the top-left corner
-    region (not touching the card's edge), and the same box turned 180° for the bottom-right."""
-    h, w = rgba.shape[:2]
-    rgb = rgba[..., :3]
-    hsv = cv2.cvtColor(rgb, cv2.COLOR_BGR2HSV)
-    paper = np.median(rgb[int(h * 0.4):int(h * 0.6), int(w * 0.03):int(w * 0.08)].reshape(-1, 3), axis=0)
-    diff = np.abs(rgb.astype(np.int16) - paper.astype(np.int16)).max(axis=2)
-    ink = ((diff > 70) | (hsv[..., 1] > 90)) & (rgba[..., 3] > 200)
-    ink = ink.astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    rx, ry = 0.26 * w, 0.46 * h
-    comps = []
-    for i in range(1, n):
-        x, y, bw, bh, area = stats[i]
-        if area < 6 or x <= 2 or y <= 2 or bw > 0.22 * w or bh > 0.25 * h:
-            continue
-        if x + bw > rx or y + bh > ry:
-            continue
-        comps.append([x, y, x + bw, y + bh])
-    if not comps:
-        return None
-    # grow a cluster from the blob nearest the corner, adding blobs within a small gap
-    comps.sort(key=lambda b: b[0] + b[1])
-    x1, y1, x2, y2 = comps[0]
-    gx, gy = 0.03 * w, 0.045 * h
-    changed = True
-    rest = comps[1:]
-    while changed:
-        changed = False
-        for b in list(rest):
-            if b[0] <= x2 + gx and b[2] >= x1 - gx and b[1] <= y2 + gy and b[3] >= y1 - gy:
-                x1, y1, x2, y2 = min(x1, b[0]), min(y1, b[1]), max(x2, b[2]), max(y2, b[3])
-                rest.remove(b)
-                changed = True
-    # the suit symbol may sit further below the rank (large-index decks): take a blob right
-    # under the cluster, overlapping it horizontally, no wider than it
-    for b in sorted(rest, key=lambda b: b[1]):
-        if b[1] >= y2 and b[1] - y2 <= 0.09 * h and b[0] < x2 and b[2] > x1 and (b[2] - b[0]) <= 1.3 * (x2 - x1):
-            x1, y1, x2, y2 = min(x1, b[0]), min(y1, b[1]), max(x2, b[2]), max(y2, b[3])
-            break
-    x1, y1, x2, y2 = x1 - 1, y1 - 1, x2 + 1, y2 + 1
-    bw, bh = x2 - x1, y2 - y1
-    if not (0.04 * w < bw < 0.26 * w and 0.07 * h < bh < 0.46 * h):
-        return None
-    return [(float(x1), float(y1), float(x2), float(y2)),
-            (float(w - 1 - x2), float(h - 1 - y2), float(w - 1 - x1), float(h - 1 - y1))]
-
-
 def _render_svg_card(svg: Path, element: str, height: int, out: Path) -> bool:
     r = subprocess.run(["rsvg-convert", "-i", element, "-h", str(height), str(svg), "-o", str(out)],
                        capture_output=True, timeout=60)
     return r.returncode == 0 and out.exists() and out.stat().st_size > 0
 
 
-def _svg_deck(name: str, height: int = 350) -> Deck:
+def _svg_deck(name: str, height: int = 350, keep_unlabelled: bool = False) -> Deck:
     src = _svg_source(name)
     if src is None or shutil.which("rsvg-convert") is None:
         raise KeyError(f"deck {name!r} needs its Debian card package and rsvg-convert")
@@ -332,6 +275,8 @@ def _svg_deck(name: str, height: int = 350) -> Deck:
             bx = [(0.0, 0.0, img.shape[1] - 1.0, img.shape[0] - 1.0)]
         else:
             bx = find_index_boxes(img)
+        if bx is None and keep_unlabelled:
+            bx = []  # drawn, but never labelled (its index was not found)
         if bx is None:
             continue
         faces[card], boxes[card] = img, bx
@@ -352,9 +297,37 @@ def list_decks(include_svg: bool = True) -> list[str]:
     return names
 
 
-@functools.lru_cache(maxsize=64)
+_REGISTERED: dict[str, Deck] = {}
+
+
+def register_deck(deck: Deck) -> None:
+    """Make a deck built elsewhere (an enrolled deck's faces) drawable by name, like the built-in ones."""
+    _REGISTERED[deck.name] = deck
+
+
 def load_deck(name: str) -> Deck:
-    """Load (render, first time) a deck by name; see `list_decks()`."""
+    """Load (render, first time) a deck by name; see `list_decks()` and `register_deck()`."""
+    if name in _REGISTERED:
+        return _REGISTERED[name]
+    return _load_deck(name)
+
+
+@functools.lru_cache(maxsize=64)
+def _load_deck(name: str) -> Deck:
     if name in PROC_DESIGNS:
         return _proc_deck(name)
     return _svg_deck(name)
+
+
+@functools.lru_cache(maxsize=8)
+def full_deck(name: str) -> Deck:
+    """Every face of a design, also those whose corner index the automatic finder misses (they are drawn
+    but never labelled): for photos of a whole deck (`vision.synth.suit_photos`).  Registered as
+    `<name>+all`."""
+    deck = _proc_deck(name) if name in PROC_DESIGNS else _svg_deck(name, keep_unlabelled=True)
+    aspect = float(np.median([f.shape[1] / f.shape[0] for f in deck.values()]))
+    # an unlabelled face of another shape is a broken render (several cards in one picture): left out
+    faces = {k: f for k, f in deck.items() if deck.index_boxes[k] or abs(f.shape[1] / f.shape[0] / aspect - 1) < 0.05}
+    deck = Deck(f"{name}+all", faces, deck.index_boxes, deck.licence)
+    register_deck(deck)
+    return deck

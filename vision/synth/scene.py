@@ -131,7 +131,7 @@ def _draw_hand(canvas: np.ndarray, owner: np.ndarray, rng: np.random.Generator) 
     owner[a[..., 0] > 0.5] = -2
 
 
-def _effects(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def _effects(img: np.ndarray, rng: np.random.Generator, glare: bool = True) -> np.ndarray:
     """Uneven light, glare, colour cast (float image in, float image out)."""
     h, w = img.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -140,7 +140,7 @@ def _effects(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     vign = 1 - rng.uniform(0, 0.35) * (((xx / w - 0.5) ** 2 + (yy / h - 0.5) ** 2) * 2)
     img = img * (light * vign * rng.uniform(0.6, 1.25))[..., None]
     img = img * rng.uniform(0.85, 1.15, 3)[None, None, :]
-    if rng.random() < 0.35:  # glare spot
+    if rng.random() < 0.35 and glare:  # glare spot
         g = np.zeros((h, w), np.float32)
         c = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
         ax = (int(rng.uniform(0.03, 0.2) * w), int(rng.uniform(0.03, 0.2) * h))
@@ -172,12 +172,14 @@ def _camera(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def render(placements: list[Placement], background: np.ndarray, rng: np.random.Generator | None = None, *,
            effects: bool = True, hands: int = 0, perspective: float = 0.0, min_visible: float = 0.6,
-           shadows: bool = True) -> tuple[np.ndarray, list[CornerLabel]]:
+           shadows: bool = True, glare: bool = True, seen: set[str] | None = None) -> tuple[np.ndarray, list[CornerLabel]]:
     """Draw `placements` on a copy of `background` (BGR uint8).
 
     `hands`: how many occluding arms/hands to draw over the cards.  `perspective`: up to this
     fraction of the image size, the image corners move (a camera not straight above).
-    Returns the image (BGR uint8, same size) and the corner labels of what stays visible.
+    Returns the image (BGR uint8, same size) and the corner labels of what stays visible.  `seen`, when
+    given, receives every face-up card with any corner index at least 5 % visible: a detector that reads
+    such a card has not made it up (the measurement's precision counts only cards outside `seen` as false).
     """
     rng = rng if rng is not None else np.random.default_rng()
     h, w = background.shape[:2]
@@ -231,6 +233,8 @@ def render(placements: list[Placement], background: np.ndarray, rng: np.random.G
         area = max(1, int(qm.sum()))
         sub_q = qm[cy1 - qy1:cy2 - qy1, cx1 - qx1:cx2 - qx1]
         vis = float(((owner[cy1:cy2, cx1:cx2] == i) & (sub_q > 0)).sum()) / area
+        if seen is not None and vis >= 0.05 and key != "BACK":
+            seen.add(canonical_of(key))
         if vis < min_visible or (cx2 - cx1) * (cy2 - cy1) / full < min_visible:
             continue
         labels.append(CornerLabel(canonical_of(key), class_name_of(key), (float(qx1), float(qy1), float(qx2),
@@ -254,7 +258,7 @@ def render(placements: list[Placement], background: np.ndarray, rng: np.random.G
                                              lab.visible))
         labels = warped_labels
     if effects:
-        canvas = _effects(canvas, rng)
+        canvas = _effects(canvas, rng, glare)
     img = np.clip(canvas, 0, 255).astype(np.uint8)
     if effects:
         img = _camera(img, rng)
