@@ -28,6 +28,7 @@ _positive_fps = _bounded(float, "--fps", 0, 1000, low_open=True, what="a number 
 _port = _bounded(int, "--port", 0, 65535, what="a whole number (0: any free port)")
 _conf = _bounded(float, "--conf", 0.0, 1.0, what="a number from 0 to 1")
 _seconds = _bounded(float, "--seconds", 1, 3600, what="a number of seconds")
+_scenes = _bounded(int, "--scenes", 12, 5000, what="a whole number")
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -85,7 +86,9 @@ def _build_parser() -> argparse.ArgumentParser:
     e.add_argument("--jokers", default=None, metavar="PHOTO", help="a photo of the deck's jokers (optional)")
     e.add_argument("--name", default=None, help="the deck's name (default: the folder's name)")
     e.add_argument("--seconds", type=_seconds, default=None,
-                   help="time for the learning itself (default 150; the whole enrolment stays under 5 minutes)")
+                   help="time for the learning itself (default 180; the whole enrolment stays under 5 minutes)")
+    e.add_argument("--scenes", type=_scenes, default=360,
+                   help="practice tables drawn from the cards to learn on (default 360; a sixth checks the result)")
     e.add_argument("--json", action="store_true", help="print the profile's metadata as JSON")
     return p
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from pathlib import Path
 
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
@@ -34,6 +35,10 @@ DEFAULTS = {
     "SSE_KEEPALIVE": 15.0,
     "CAMERA_SOURCES": [],  # what the new-match form offers
     "LAYOUTS": [],
+    "DECKS_DIR": None,  # where taught decks are kept (default: decks/ beside the database)
+    "DECK": None,  # the taught deck the camera reads with (a profile folder), None: the general model
+    "ENROL_SECONDS": 180,  # the learning's time when a deck is taught on the dashboard
+    "ENROL_SCENES": 360,
     "SESSION_COOKIE_SAMESITE": "Strict",
     "SESSION_COOKIE_HTTPONLY": True,
 }
@@ -61,16 +66,22 @@ def create_app(test_config: dict | None = None, pipeline=None) -> Flask:
     app.extensions[services.MATCHES] = live
     app.extensions[services.PIN_GUARD] = security.PinGuard()
     app.extensions[services.STREAMS] = StreamSlots()
+    from .decks import DeckTeacher
+
+    decks_dir = app.config["DECKS_DIR"] or str(Path(app.config["DATABASE"]).parent / "decks")
+    app.extensions[services.DECKS] = DeckTeacher(decks_dir, using=app.config["DECK"])
     # a match that a screen or the camera watches stays in memory; the others are released
     store.is_watched = lambda mid: hub.count(mid) > 0 or mid == live.camera_match
 
     from .api import bp as api_bp
+    from .decks import bp as decks_bp
     from .pages import bp as pages_bp
     from .stream import bp as stream_bp
 
     app.register_blueprint(api_bp)
     app.register_blueprint(pages_bp)
     app.register_blueprint(stream_bp)
+    app.register_blueprint(decks_bp)
 
     @app.before_request
     def _guard():

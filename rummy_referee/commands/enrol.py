@@ -1,5 +1,5 @@
 """`rummy-referee enrol --out DECK --suit C clubs.jpg --suit D diamonds.jpg --suit H hearts.jpg --suit S
-spades.jpg [--jokers jokers.jpg] [--name NAME] [--seconds N] [--json]` (contract: shared/contracts/game-log.md,
+spades.jpg [--jokers jokers.jpg] [--name NAME] [--seconds N] [--scenes N] [--json]` (contract: shared/contracts/game-log.md,
 "Teaching the referee a deck").
 
 Reads the four photos (each suit's 13 cards face up, apart, A..K in reading order), learns the deck
@@ -18,7 +18,7 @@ import time
 from referee.strict_json import one_line
 
 SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-DEFAULT_SECONDS = 150.0
+DEFAULT_SECONDS = 180.0
 
 
 def _fail(msg: str) -> int:
@@ -68,7 +68,8 @@ def cli_enrol(args) -> int:
         photos["jokers"] = str(args.jokers)
     try:
         meta = teach(found, args.out, name=args.name, photos=photos,
-                     seconds=args.seconds or DEFAULT_SECONDS, progress=progress)
+                     seconds=args.seconds or DEFAULT_SECONDS, scenes=getattr(args, "scenes", None) or 360,
+                     progress=progress)
     except OSError as e:
         return _fail(f"cannot write the deck profile {args.out}: {e}")
     learning = meta["learning"]

@@ -17,7 +17,7 @@ from referee.strict_json import one_line
 from web_ui import create_app
 from web_ui.camera import attach_camera
 from web_ui.server import make_server
-from web_ui.services import get_matches, get_store
+from web_ui.services import get_decks, get_matches, get_store
 from web_ui.store import StoreError
 
 LOCAL = {"127.0.0.1", "localhost", "::1"}
@@ -108,6 +108,14 @@ def cli_serve(args) -> int:
     if pin:
         print(f"Changes need the PIN {pin}" + (" (made up for this run; set one with --pin)" if generated else ""),
               flush=True)
+    if deck is None and get_decks(app).using:  # the deck chosen on the dashboard last time, if still there
+        from vision.enrol.profile import DeckError, load_profile
+
+        try:
+            deck = str(load_profile(get_decks(app).using).path)
+        except DeckError as e:
+            print(one_line(f"The deck chosen last time cannot be used ({e}): reading with the general model"),
+                  flush=True)
     camera = attach_camera(app, getattr(args, "camera", None), getattr(args, "layout", None),
                            getattr(args, "demo", False), motion_gate=not getattr(args, "no_motion_gate", False),
                            deck=deck)

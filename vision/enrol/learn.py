@@ -55,9 +55,10 @@ def _quiet(_f: float, _t: str) -> None:
 # ------------------------------------------------------------------ the photos
 
 def read_photos(suits: dict[str, str | Path], jokers: str | Path | None = None,
-                images: dict[str, np.ndarray] | None = None) -> dict[str, list[FoundCard]]:
-    """The cards of each suit photo (and "JK" for the jokers photo), checked.  `images` may hold photos
-    already decoded (the dashboard's uploads), keyed like `suits`.  Raises `EnrolError` naming the photo."""
+                images: dict[str, np.ndarray] | None = None, detector=None) -> dict[str, list[FoundCard]]:
+    """The cards of each suit photo (and "JK" for the jokers photo), checked, each with its corner index as
+    the localiser boxes it.  `images` may hold photos already decoded, keyed like `suits`.  Raises
+    `EnrolError` naming the photo."""
     given = {k.upper(): v for k, v in suits.items()}
     if sorted(given) != sorted(SUITS):
         missing = [SUIT_WORDS[s] for s in SUITS if s not in given]
@@ -74,7 +75,10 @@ def read_photos(suits: dict[str, str | Path], jokers: str | Path | None = None,
             if err:
                 raise EnrolError(f"{names[s]} ({SUIT_WORDS[s]}): {err}")
         found[s] = find_cards(img, 13, name=f"{names[s]} ({SUIT_WORDS[s]})")
-    check_suit_photos(found, names)
+    detector = detector or _general_detector()
+    for cards in found.values():
+        locate_indices(cards, detector)
+    check_suit_photos(found, names, suit_reader(detector))
     if jokers is not None:
         img = (images or {}).get("JK")
         if img is None:
@@ -90,8 +94,46 @@ def read_photos(suits: dict[str, str | Path], jokers: str | Path | None = None,
                 continue
         if cards is None:
             raise EnrolError(f"{jokers} (jokers): found no joker apart from the others (1 to 4 jokers, face up)")
-        found["JK"] = cards
+        found["JK"] = locate_indices(cards, detector)
     return found
+
+
+def _general_detector():
+    from ..detector import Detector
+
+    return Detector()
+
+
+def locate_indices(cards: list[FoundCard], detector) -> list[FoundCard]:
+    """Set each card's `index` (face pixels) from the localiser's boxes on its photo."""
+    if cards and cards[0].photo is not None:
+        for c, b in zip(cards, _photo_index_boxes(cards[0].photo, cards, detector), strict=True):
+            c.index = b
+    return cards
+
+
+def suit_reader(detector):
+    """card -> {suit: probability}: the general classifier's reading of the card's two corner indices."""
+    from ..corner_classifier import CLASS_NAMES
+
+    suit_of = [n[-1] if n[-1] in "CDHS" and n[:-1] in RANKS else None for n in CLASS_NAMES]
+
+    def read(card: FoundCard) -> dict[str, float]:
+        b = card.index
+        if b is None:
+            ink = find_index_boxes(card.face)
+            b = ink[0] if ink else None
+        if b is None or detector.classifier is None:
+            return {}
+        x1, y1, x2, y2 = b
+        boxes = [b, (FACE_W - 1 - x2, FACE_H - 1 - y2, FACE_W - 1 - x1, FACE_H - 1 - y1)]
+        p = detector.classifier.probabilities(np.ascontiguousarray(card.face[..., :3]), boxes).mean(0)
+        out: dict[str, float] = {}
+        for k, s in enumerate(suit_of):
+            if s is not None:
+                out[s] = out.get(s, 0.0) + float(p[k])
+        return out
+    return read
 
 
 def _redness(face: np.ndarray) -> float:
@@ -243,7 +285,7 @@ def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 # ------------------------------------------------------------------ the learning
 
 def teach(found: dict[str, list[FoundCard]], out: str | Path, *, name: str | None = None,
-          photos: dict[str, str] | None = None, seconds: float = 150.0, scenes: int = 220, seed: int = 0,
+          photos: dict[str, str] | None = None, seconds: float = 180.0, scenes: int = 360, seed: int = 0,
           threads: int | None = None, progress: Progress | None = None, detector=None) -> dict:
     """Learn the deck of `found` (see `read_photos`) and write its profile to the folder `out` (replaced
     whole when it exists; written to a temporary folder first, so a failure leaves nothing half-written).
@@ -265,16 +307,17 @@ def teach(found: dict[str, list[FoundCard]], out: str | Path, *, name: str | Non
     torch.manual_seed(seed)
     if threads:
         torch.set_num_threads(threads)
-    detector = detector or Detector()
     progress(0.01, "reading the photos")
     faces = faces_of(found)
+    detector = detector or Detector()
+    for cards in found.values():
+        if any(c.index is None and c.photo is not None for c in cards):
+            locate_indices(cards, detector)
     located: dict[str, Box | None] = {}
     for s, cards in found.items():
-        img = getattr(cards[0], "photo", None) if cards else None
-        if img is not None:
-            keys = [f"{r}{s}" for r in RANKS] if s != "JK" else [k for k in ("JK_RED", "JK_BLACK") if k in faces]
-            for k, b in zip(keys, _photo_index_boxes(img, cards, detector), strict=False):
-                located[k] = b
+        keys = [f"{r}{s}" for r in RANKS] if s != "JK" else [k for k in ("JK_RED", "JK_BLACK") if k in faces]
+        for k, c in zip(keys, cards if s != "JK" else sorted(cards, key=lambda c: -_redness(c.face)), strict=False):
+            located[k] = c.index
     boxes = index_boxes(faces, located)
     deck_name = f"enrolled-{seed}-{id(found)}"
     back = load_deck("proc-classic")["BACK"]

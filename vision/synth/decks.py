@@ -319,8 +319,13 @@ def _load_deck(name: str) -> Deck:
     return _svg_deck(name)
 
 
-@functools.lru_cache(maxsize=8)
 def full_deck(name: str) -> Deck:
+    """Every face of a design (see `_full_deck`); a registered deck is returned as it is."""
+    return _REGISTERED[name] if name in _REGISTERED else _full_deck(name)
+
+
+@functools.lru_cache(maxsize=8)
+def _full_deck(name: str) -> Deck:
     """Every face of a design, also those whose corner index the automatic finder misses (they are drawn
     but never labelled): for photos of a whole deck (`vision.synth.suit_photos`).  Registered as
     `<name>+all`."""

@@ -4,11 +4,12 @@ const RR = (() => {
   const meta = (n) => { const m = document.querySelector(`meta[name="${n}"]`); return m ? m.content : ""; };
   const token = meta("csrf-token");
 
-  async function call(method, url, body) {
+  // `body`: a value sent as JSON, or with `type` a ready body (a Blob, a string) of that content type
+  async function call(method, url, body, type) {
     const opts = { method, credentials: "same-origin", headers: { "X-CSRF-Token": token } };
     if (body !== undefined) {
-      opts.headers["Content-Type"] = "application/json";
-      opts.body = JSON.stringify(body);
+      opts.headers["Content-Type"] = type || "application/json";
+      opts.body = type ? body : JSON.stringify(body);
     }
     let r;
     try {
@@ -58,6 +59,6 @@ const RR = (() => {
     for (const c of document.querySelectorAll(".when[data-ts]")) c.textContent = when(Number(c.dataset.ts));
   });
 
-  return { token, call, post: (u, b) => call("POST", u, b === undefined ? {} : b), get: (u) => call("GET", u),
+  return { token, call, send: call, post: (u, b) => call("POST", u, b === undefined ? {} : b), get: (u) => call("GET", u),
            el, clear, when, pinLocked: meta("pin-required") === "yes" };
 })();

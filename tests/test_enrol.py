@@ -1,0 +1,228 @@
+"""Teaching the referee a deck (issue 11): `rummy-referee enrol`, deck profiles, `--deck`, the dashboard.
+
+The deck here is drawn by the test itself in a design no model was trained on (its own font, colours and
+paper), and its suit photos are rendered by vision/synth/suit_photos.py.  The learning runs with a small
+budget (seconds, not minutes), so these tests check that it works and what it refuses, not how well it
+reads; models/MODEL.md ("Enrolment") has the measurement.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from rummy_referee.cli import main as cli
+from vision.enrol.photos import EnrolError, find_cards
+from vision.enrol.profile import DeckError, load_profile
+from vision.synth.decks import ALL_FACES, Deck, _proc_card, register_deck
+from vision.synth.scene import Placement, render
+from vision.synth.suit_photos import photo, suit_cards
+from vision.synth.surfaces import make_surface
+
+# a design of the test's own: never seen by the detector's training (vision/synth/decks.py has no such deck)
+DESIGN = dict(font=cv2.FONT_HERSHEY_PLAIN, paper=(235, 250, 240), red=(60, 30, 190), black=(70, 40, 10),
+              idx_h=0.1, suit_h=0.075, idx_x=0.05, idx_y=0.04, border=(120, 160, 120), thick=0.15,
+              back=((90, 20, 90), (200, 160, 200)), face=(200, 120, 40))
+NAME = "test-plain-green"
+
+
+@pytest.fixture(scope="module")
+def deck() -> str:
+    faces, boxes = {}, {}
+    for card in (*ALL_FACES, "BACK"):
+        faces[card], boxes[card] = _proc_card(card, DESIGN)
+    register_deck(Deck(NAME, faces, boxes))
+    return NAME
+
+
+@pytest.fixture(scope="module")
+def photos(deck, tmp_path_factory) -> dict[str, Path]:
+    out = tmp_path_factory.mktemp("suit-photos")
+    rng = np.random.default_rng(5)
+    paths = {}
+    for s in "CDHS":
+        paths[s] = out / f"{s}.jpg"
+        cv2.imwrite(str(paths[s]), photo(deck, suit_cards(s), rng, width=1280, height=800, surface="felt"))
+    return paths
+
+
+def _suit_args(paths: dict[str, Path]) -> list[str]:
+    return [a for s in "CDHS" for a in ("--suit", s, str(paths[s]))]
+
+
+def _table(deck: str, rng: np.random.Generator, cards: list[str]) -> np.ndarray:
+    """An easy table: the cards laid apart, a little turned, at a webcam's size."""
+    bg = make_surface("wood", 1280, 720, rng)
+    pl = [Placement(c, deck, (160 + 240 * (i % 5), 180 + 330 * (i // 5)), float(rng.normal(0, 8)), 230)
+          for i, c in enumerate(cards)]
+    img, _ = render(pl, bg, rng, hands=0)
+    return img
+
+
+@pytest.fixture(scope="module")
+def taught(photos, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("decks") / "green"
+    t0 = time.perf_counter()
+    rc = cli(["enrol", "--out", str(out), *_suit_args(photos), "--name", "Green deck", "--seconds", "12",
+              "--scenes", "24"])
+    assert rc == 0
+    assert time.perf_counter() - t0 < 300
+    return out
+
+
+def test_enrol_writes_a_profile_with_every_card(taught, capsys):
+    prof = load_profile(taught)
+    assert prof.name == "Green deck"
+    assert prof.meta["cards"] == 52 and prof.meta["jokers"] == 0
+    assert sorted(prof.faces()) == sorted(f"{r}{s}" for s in "CDHS" for r in
+                                          ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"))
+    assert prof.classifier.is_file() and (taught / "cards-cls.pt").is_file()
+    learning = prof.meta["learning"]
+    assert learning["steps"] > 0 and 0 < learning["conf"] < 1
+    # the faces are the photo's cards in order: the ace of clubs is the first card of the clubs photo
+    ace = cv2.imread(str(prof.faces()["AC"]))
+    assert ace.shape[:2] == (350, 250)
+
+
+def test_detect_with_the_deck_reads_its_cards(taught, deck, tmp_path, capsys):
+    rng = np.random.default_rng(11)
+    cards = ["AS", "7H", "10C", "QD", "3S", "KH", "5D", "JC", "9S", "2H"]
+    path = tmp_path / "table.jpg"
+    cv2.imwrite(str(path), _table(deck, rng, cards))
+    capsys.readouterr()
+    assert cli(["detect", "--deck", str(taught), "--json", str(path)]) == 0
+    got = {c["card"] for c in json.loads(capsys.readouterr().out)[0]["cards"]}
+    assert len(got & set(cards)) >= 6, got  # a 12-second lesson on easy, large, well-lit cards
+    assert len(got - set(cards)) <= 2, got
+
+
+def test_a_deck_is_found_by_name_and_a_missing_one_is_an_error(taught, tmp_path, capsys):
+    assert load_profile("green", search=taught.parent).path == taught
+    with pytest.raises(DeckError, match="no deck profile"):
+        load_profile(tmp_path / "nothing")
+    (tmp_path / "fake").mkdir()
+    with pytest.raises(DeckError, match="no deck.json"):
+        load_profile(tmp_path / "fake")
+    img = tmp_path / "x.jpg"
+    cv2.imwrite(str(img), np.zeros((100, 100, 3), np.uint8))
+    assert cli(["detect", "--deck", str(tmp_path / "nothing"), str(img)]) == 2
+    assert "no deck profile" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("case", ["twelve", "mixed", "blank", "twice", "missing", "unreadable"])
+def test_wrong_photos_exit_2_name_the_photo_and_write_nothing(case, deck, photos, tmp_path, capsys):
+    rng = np.random.default_rng(3)
+    paths = dict(photos)
+    bad = tmp_path / "bad.jpg"
+    if case == "twelve":
+        cv2.imwrite(str(bad), photo(deck, suit_cards("H")[:12], rng, width=1280, height=800, surface="felt"))
+        paths["H"] = bad
+    elif case == "mixed":  # four spades among the clubs
+        cards = suit_cards("C")
+        cards[2:6] = ["3S", "4S", "5S", "6S"]
+        cv2.imwrite(str(bad), photo(deck, cards, rng, width=1280, height=800, surface="felt"))
+        paths["C"] = bad
+    elif case == "blank":
+        cv2.imwrite(str(bad), make_surface("felt", 1280, 800, rng))
+        paths["D"] = bad
+    elif case == "missing":
+        paths["S"] = tmp_path / "nowhere.jpg"
+    elif case == "unreadable":
+        bad.write_bytes(b"not a photo at all")
+        paths["S"] = bad
+    args = _suit_args(paths)
+    if case == "twice":
+        args += ["--suit", "H", str(photos["H"])]
+    out = tmp_path / "deck"
+    assert cli(["enrol", "--out", str(out), *args, "--seconds", "1", "--scenes", "12"]) == 2
+    err = capsys.readouterr().err
+    assert not out.exists()
+    expect = {"twelve": r"bad\.jpg \(hearts\): found 12 separate cards, expected 13",
+              "mixed": r"bad\.jpg.*card \d+ \(reading order\)",
+              "blank": r"bad\.jpg \(diamonds\): found no cards",
+              "twice": r"hearts \(H\) is given twice",
+              "missing": r"nowhere\.jpg \(spades\): no such file",
+              "unreadable": r"bad\.jpg \(spades\): cannot read image"}[case]
+    assert re.search(expect, err), err
+    assert err.count("\n") == 1  # one line
+
+
+def test_touching_cards_are_split_and_reading_order_is_rows(deck):
+    rng = np.random.default_rng(8)
+    bg = make_surface("cloth", 1200, 800, rng)
+    cards = suit_cards("S")
+    pl = []
+    for i, c in enumerate(cards):
+        r, k = divmod(i, 5)
+        # the second card of each row is turned a little and touches the first at a corner (a card is
+        # 164 px wide); the others lie apart
+        x = 130 + 180 if k == 1 else 130 + 240 * k
+        pl.append(Placement(c, deck, (float(x), 140.0 + 260 * r), 6.0 if k == 1 else 0.0, 230))
+    img, _ = render(pl, bg, rng, hands=0, glare=False)
+    found = find_cards(img, 13)
+    xs = [(c.box[0], c.box[1]) for c in found]
+    rows = [xs[0:5], xs[5:10], xs[10:13]]
+    for row in rows:
+        assert [p[0] for p in row] == sorted(p[0] for p in row)
+    assert max(p[1] for p in rows[0]) < min(p[1] for p in rows[1])
+
+
+def test_find_cards_refuses_a_non_photo():
+    with pytest.raises(EnrolError, match="not a photo"):
+        find_cards(np.zeros((10, 10, 3), np.uint8))
+
+
+def test_dashboard_teaches_a_deck_and_it_survives_a_restart(photos, tmp_path):
+    from web_ui import create_app
+    from web_ui.services import get_decks
+
+    cfg = {"DATABASE": str(tmp_path / "m.db"), "ENROL_SECONDS": 4, "ENROL_SCENES": 12, "TESTING": True}
+    app = create_app(cfg)
+    c = app.test_client()
+    html = c.get("/decks").get_data(as_text=True)
+    assert "Teach the referee this deck" in html
+    token = re.search(r'name="csrf-token" content="([^"]+)"', html).group(1)
+    h = {"X-CSRF-Token": token}
+    r = c.post("/api/decks/teach", json={"name": "Too soon"}, headers=h)
+    assert r.status_code == 422 and "first" in r.json["message"]
+    r = c.post("/api/decks/photos/H", data=b"\xff\xd8 garbage", headers={**h, "Content-Type": "image/jpeg"})
+    assert r.status_code == 422 and r.json["code"] == "bad_photo"
+    r = c.post("/api/decks/photos/X", data=b"", headers=h)
+    assert r.status_code == 404
+    r = c.post("/api/decks/photos/C", json={"from": "camera"}, headers=h)
+    assert r.status_code == 409  # no camera on this server
+    for s in "CDHS":
+        r = c.post(f"/api/decks/photos/{s}", data=photos[s].read_bytes(), headers={**h, "Content-Type": "image/jpeg"})
+        assert r.status_code == 200, r.json
+        assert [x["card"] for x in r.json["cards"]][:3] == [f"A{s}", f"2{s}", f"3{s}"]
+    r = c.get("/api/decks/photos/D.jpg")
+    assert r.status_code == 200 and r.mimetype == "image/jpeg"
+    assert c.get("/api/decks").json["photos"] == {"C": 13, "D": 13, "H": 13, "S": 13}
+    r = c.post("/api/decks/teach", json={"name": "Club night"}, headers=h)
+    assert r.status_code == 202
+    for _ in range(240):
+        job = c.get("/api/decks/job").json
+        if job["state"] != "running":
+            break
+        time.sleep(0.5)
+    assert job["state"] == "done", job
+    st = c.get("/api/decks").json
+    assert [d["name"] for d in st["decks"]] == ["Club night"]
+    assert st["using"] == str(tmp_path / "decks" / "Club night")
+    get_decks(app)  # the same object the routes use
+    # a restart: the deck is still there, and still the one in use
+    app2 = create_app(cfg)
+    st2 = app2.test_client().get("/api/decks").json
+    assert [d["name"] for d in st2["decks"]] == ["Club night"] and st2["using"] == st["using"]
+    c2 = app2.test_client()
+    token2 = re.search(r'name="csrf-token" content="([^"]+)"', c2.get("/decks").get_data(as_text=True)).group(1)
+    r = c2.post("/api/decks/use", json={"name": None}, headers={"X-CSRF-Token": token2})
+    assert r.status_code == 200 and r.json["using"] is None
+    r = c2.post("/api/decks/use", json={"name": "No such deck"}, headers={"X-CSRF-Token": token2})
+    assert r.status_code == 422
