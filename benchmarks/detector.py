@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/detector.py [--frames 40] [--warmup 5] [--imgsz 640] [--threads N]
     .venv/bin/python benchmarks/detector.py --config old=models/cards-yolo.onnx,models/cards-cls.onnx,480 \
         --config new=runs/new.onnx,runs/cls.onnx,416        # any configurations, ONNX or torch, side by side
+    .venv/bin/python benchmarks/detector.py --deck DECK     # the shipped detector without and with a taught deck
 
 Model load is excluded; each backend runs the same frames (synthetic table scenes rendered
 with vision.synth at 1280×720, procedural decks only) through `Detector.detect` (inference +
@@ -91,8 +92,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--config", action="append", default=[],
                     help="LABEL=YOLO_WEIGHTS,CLASSIFIER[,IMGSZ]: time these instead of the two shipped backends")
+    ap.add_argument("--deck", default=None,
+                    help="a taught deck (rummy-referee enrol): time the shipped ONNX detector without and with it")
     args = ap.parse_args(argv)
     configs = {}
+    if args.deck:
+        configs = {"general": {"backend": "onnx"}, "with --deck": {"backend": "onnx", "deck": args.deck}}
     for text in args.config:
         label, _, rest = text.partition("=")
         parts = rest.split(",")

@@ -18,7 +18,8 @@ PACKAGES = ("referee", "vision", "web_ui", "rummy_referee")
 RUNTIME = ("vision.capture", "vision.pipeline", "vision.observer", "vision.motion", "vision.snapshot",
            "vision.stability", "vision.layout", "vision.interfaces", "vision.tracking", "vision.images", "web_ui.camera",
            "web_ui.live", "web_ui.server", "rummy_referee.commands.serve", "rummy_referee.commands.track",
-           "rummy_referee.commands.detect", "rummy_referee.commands.replay")
+           "rummy_referee.commands.detect", "rummy_referee.commands.replay", "web_ui.decks", "vision.enrol.profile",
+           "vision.enrol.photos", "vision.detector")
 # test and evaluation tooling (and the demo, loaded only for `serve --demo`)
 TOOLING = ("vision.synth", "vision.evaluation", "vision.oracle", "vision.demo", "referee.sim")
 
