@@ -156,6 +156,8 @@ class HandEndEvents:
                 left[i] = v
                 details[P[i]] = {"hand_points": v}
             out["points"] = {P[i]: left[i] for i in range(n)}
+        elif winner is None and r.scoring == Scoring.WINNER_TAKES_HANDS:
+            pass  # a stalemate where only going out scores: nobody scores, so the hands need not be counted
         else:
             raise Refusal("bad_event", "a 'hand_result' needs 'hands' (cards left) or 'points' (points left)")
         if winner is not None and left[winner]:

@@ -110,9 +110,13 @@ def test_detector_takes_the_threshold_stored_with_the_classifier(tmp_path):
     with pytest.raises(ValueError, match="needs the corner classifier"):
         Detector(yolo, backend="torch", classifier=None)
     # a YOLO that names the cards itself needs none, and takes the default threshold
-    from training.pretrained import write_checkpoint
+    import torch
+    from ultralytics.nn.tasks import DetectionModel
+
     from vision.types import CORNER_CLASSES
 
-    named = tmp_path / "named.pt"
-    write_checkpoint(named, len(CORNER_CLASSES), list(CORNER_CLASSES))
+    named = tmp_path / "named.pt"  # (untrained: only its class list matters here; needs nothing outside the repo)
+    model = DetectionModel("yolov5n.yaml", nc=len(CORNER_CLASSES), verbose=False)
+    model.names = dict(enumerate(CORNER_CLASSES))
+    torch.save({"model": model.half(), "train_args": {}, "epoch": -1, "date": None, "version": "test"}, named)
     assert Detector(named, backend="torch", classifier=None).conf == DEFAULT_CONF

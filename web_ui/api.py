@@ -28,6 +28,11 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 EXTRA_KEYS = ("dealer", "camera", "layout", "title")
 
 
+def _source() -> str:
+    """Where a change came from, for the feed: "web" (the dashboard's own screens say so), else "api"."""
+    return "web" if request.headers.get("X-Rummy-Source") == "web" else "api"
+
+
 def _err(status: int, code: str, message: str, **more):
     return jsonify(ok=False, code=code, message=message, **more), status
 
@@ -112,7 +117,7 @@ def post_event(mid):
     body, err = _json_body()
     if err:
         return err
-    verdict, act = get_matches().apply(mid, body, source=request.headers.get("X-Rummy-Source") or "api")
+    verdict, act = get_matches().apply(mid, body, source=_source())
     if verdict.ok:
         out = {"ok": True, "version": act.seq}
         warnings = list(getattr(verdict, "warnings", None) or [])
@@ -128,7 +133,7 @@ def post_event(mid):
 @bp.post("/matches/<mid>/undo")
 def undo(mid):
     _get_or_404(mid)
-    act = get_matches().undo(mid, source=request.headers.get("X-Rummy-Source") or "api")
+    act = get_matches().undo(mid, source=_source())
     if act is None:
         return _err(409, "nothing_to_undo", "There is nothing to take back.")
     return jsonify(ok=True, undone=act.event, version=act.seq), 200
@@ -225,7 +230,12 @@ def camera():
     live = get_matches()
     # "model" (the shipped detector), "oracle" (a demo recording's own answer key), "given" or None
     kind = live.pipeline.detector_kind if live.pipeline is not None else None
-    return jsonify(state=live.camera_state(), match=live.camera_target(), available=live.pipeline is not None,
+    target = live.camera_target()
+    asked = request.args.get("match")
+    if asked and live.pipeline is not None and asked != target:
+        # a match without the camera (a manual one, or another table's): its screen shows no camera
+        return jsonify(state="off", match=target, available=False, pending=[], detector=None, elsewhere=True)
+    return jsonify(state=live.camera_state(), match=target, available=live.pipeline is not None,
                    pending=live.pending(), detector=kind)
 
 

@@ -30,7 +30,8 @@
       el("button", { type: "button", class: "btn ghost", onclick: () => { a.hidden = true; } }, "OK"));
     a.hidden = false;
     clearTimeout(alertTimer);
-    if (kind === "ok") alertTimer = setTimeout(() => { a.hidden = true; }, 2500);
+    // it goes by itself (a refusal stays longer, and is in the feed for good)
+    alertTimer = setTimeout(() => { a.hidden = true; }, kind === "ok" ? 2500 : 8000);
   }
 
   // ---------- scoreboard ----------
@@ -160,7 +161,7 @@
         el("td", { class: "arith" }, counted),
         el("td", { class: "num big-num" }, `${pts > 0 ? "+" : ""}${pts}`)));
     }
-    box.append(tbl);
+    box.append(el("div", { class: "scroll-x" }, tbl));
     box.append(el("p", { class: "totals-line" }, "Totals now: " + S.players.map((p) => `${p} ${S.totals[p]}`).join(" · ")));
     box.append(el("button", { type: "button", class: "btn primary big", id: "confirm-hand", onclick: () => {
       localStorage.setItem(confirmedKey(), String(n));
@@ -202,7 +203,7 @@
   }
 
   // the move-entry panel and the camera box are modules of their own (entry.js, camera.js)
-  const ctx = { api, showAlert: (t, k) => showAlert(t, k), playing: () => playing(), awaiting: () => awaiting() };
+  const ctx = { api, mid, showAlert: (t, k) => showAlert(t, k), playing: () => playing(), awaiting: () => awaiting() };
   const entry = RR.EntryPanel(ctx);
   const camera = RR.CameraBox(ctx);
 

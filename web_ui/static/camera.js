@@ -5,7 +5,7 @@ RR.CameraBox = (ctx) => {
   const $ = (id) => document.getElementById(id);
   const showAlert = ctx.showAlert;
   async function pollCamera() {
-    const r = await RR.get("/api/camera");
+    const r = await RR.get(`/api/camera?match=${encodeURIComponent(ctx.mid)}`);
     const pill = $("camera-pill");
     const st = r.ok ? r.state : "off";
     pill.textContent = { live: "camera live", reconnecting: "camera reconnecting…", lost: "camera lost", off: "no camera" }[st] || `camera ${st}`;
@@ -21,7 +21,9 @@ RR.CameraBox = (ctx) => {
     } else if (!img.hidden) { img.hidden = true; img.removeAttribute("src"); $("camera-off").hidden = false; }
     $("camera-box").dataset.state = st;
     renderProposals(r.ok ? r.pending || [] : []);
-    if (!r.ok || !r.available) { $("camera-off").textContent = "No camera: manual scorekeeping"; }
+    if (!r.ok || !r.available) {
+      $("camera-off").textContent = r.elsewhere ? "The camera watches another match: this one is scored by hand" : "No camera: manual scorekeeping";
+    }
   }
 
   // events the camera is unsure of: the players accept or reject them

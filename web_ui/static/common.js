@@ -6,7 +6,7 @@ const RR = (() => {
 
   // `body`: a value sent as JSON, or with `type` a ready body (a Blob, a string) of that content type
   async function call(method, url, body, type) {
-    const opts = { method, credentials: "same-origin", headers: { "X-CSRF-Token": token } };
+    const opts = { method, credentials: "same-origin", headers: { "X-CSRF-Token": token, "X-Rummy-Source": "web" } };
     if (body !== undefined) {
       opts.headers["Content-Type"] = type || "application/json";
       opts.body = type ? body : JSON.stringify(body);
@@ -57,6 +57,11 @@ const RR = (() => {
 
   document.addEventListener("DOMContentLoaded", () => {
     for (const c of document.querySelectorAll(".when[data-ts]")) c.textContent = when(Number(c.dataset.ts));
+    // the top bar's height, for what sticks below it (the live screen's entry column)
+    const bar = document.querySelector(".topbar");
+    if (bar && "ResizeObserver" in window) {
+      new ResizeObserver(() => document.documentElement.style.setProperty("--topbar-h", `${bar.offsetHeight}px`)).observe(bar);
+    }
   });
 
   return { token, call, send: call, post: (u, b) => call("POST", u, b === undefined ? {} : b), get: (u) => call("GET", u),

@@ -108,7 +108,7 @@ RR.EntryPanel = (ctx) => {
     }
     if (action === "end_hand") {
       body.append(el("div", { class: "field" }, el("label", {}, "Why"),
-        chips([[null, "No reason given"], ["stalemate", "Stalemate"], ["stock_empty", "Stock is empty"]], form.extra.reason || null, (v) => { form.extra.reason = v; renderEntry(); })));
+        chips([[null, "No reason given"], ["stalemate", "Stalemate"], ["stock_empty", "Stock is empty"]], form.extra.reason || null, (v) => { form.extra.reason = v; form.extra.sure = false; renderEntry(); })));
     }
     const cardSpec = {
       deal: [1, "Upcard (first card of the discard pile)"], draw_stock: [1, "Card drawn (if you know it)"],
@@ -164,6 +164,13 @@ RR.EntryPanel = (ctx) => {
   async function send() {
     const ev = buildEvent();
     if (!ev) return;
+    if (action === "end_hand" && !form.extra.sure) {  // ending a hand cannot be taken back by playing on: ask once
+      form.extra.sure = true;
+      const b = $("send-btn");
+      b.textContent = "Tap again to end the hand";
+      b.classList.add("warn");
+      return;
+    }
     if (await postEvent(ev)) {
       form.cards = [];
       if (picker) picker.set([]);
@@ -183,6 +190,11 @@ RR.EntryPanel = (ctx) => {
     body.append(el("div", { class: "field" }, el("label", {}, "Went out"), chips(S.players.map((p) => [p, p]).concat([[null, "Nobody (stalemate)"]]), q.winner, (v) => { q.winner = v; renderEntry(); }, { id: "quick-winner" })));
     body.append(el("div", { class: "field" }, el("label", {}, "Enter"), chips([["points", "Points left"], ["cards", "Cards left"]], q.mode, (v) => { q.mode = v; renderEntry(); }, { id: "quick-mode" })));
     const r500 = scoresMelds();
+    if (q.winner === null && !r500) {  // a stalemate: only going out scores here, so nothing to count
+      body.append(el("p", { class: "big-text", id: "quick-nobody" }, "Nobody went out: nobody scores this hand."));
+      body.append(el("div", { class: "send-row" }, el("button", { type: "button", class: "btn primary big", id: "send-btn", onclick: sendQuick }, "Score the hand")));
+      return;
+    }
     const grid = el("div", { class: "quick-grid" });
     for (const p of S.players) {
       const out = p === q.winner;
@@ -213,6 +225,10 @@ RR.EntryPanel = (ctx) => {
     const q = form.extra;
     if (q.winner === undefined) { showAlert("Choose who went out (or “Nobody”).", "bad"); return; }
     const ev = { type: "hand_result", dealer: q.dealer, winner: q.winner };
+    if (q.winner === null && !scoresMelds()) {
+      if (await postEvent(ev)) setAction("hand_result");
+      return;
+    }
     if (q.mode === "points") {
       ev.points = {};
       for (const p of S.players) {
