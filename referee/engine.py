@@ -95,7 +95,7 @@ class Match(DrawEvents, HandEndEvents):
         players = setup.get("players")
         if (not isinstance(players, list) or not players
                 or not all(isinstance(p, str) and p.strip() for p in players)):
-            raise SetupError("bad_players", "'players' must be a list of player names, clockwise")
+            raise SetupError("bad_players", "give the players' names, in seating order (clockwise; field 'players')")
         for i, p in enumerate(players, start=1):
             try:
                 check_name(p, f"player {i}'s name")
@@ -491,7 +491,7 @@ class Match(DrawEvents, HandEndEvents):
         raw = ev.get("card")
         card = card_of(raw) if raw is not None else None
         if card is None and not face_down:
-            raise Refusal("bad_event", "a 'discard' event needs the field 'card'")
+            raise Refusal("bad_event", "a discard needs the card (field 'card')")
         if face_down:
             if not r.final_discard_face_down:
                 raise Refusal("face_down_not_allowed", "discards are face up in these rules", "C-6.1")

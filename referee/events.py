@@ -19,9 +19,19 @@ class Plan(NamedTuple):
     warnings: tuple[str, ...] = ()
 
 
+# what players call an event and its fields, for the refusal of an event that lacks one
+EVENT_WORDS = {"deal": "a deal", "draw": "a draw", "meld": "a meld", "lay_off": "a lay-off", "discard": "a discard",
+               "reveal": "showing a hand", "call_rummy": "a Rummy! call", "end_hand": "ending the hand",
+               "hand_result": "a hand's result"}
+FIELD_WORDS = {"upcard": "the first card of the discard pile", "card": "the card", "cards": "the cards",
+               "player": "the player", "dealer": "the dealer", "from": "where the card comes from (stock or discard)",
+               "meld": "the meld", "winner": "who went out"}
+
+
 def need(event: dict, key: str) -> Any:
     if key not in event or event[key] is None:
-        raise Refusal("bad_event", f"a '{event.get('type')}' event needs the field '{key}'")
+        what = EVENT_WORDS.get(str(event.get("type")), f"a '{event.get('type')}' event")
+        raise Refusal("bad_event", f"{what} needs {FIELD_WORDS.get(key, key)} (field '{key}')")
     return event[key]
 
 

@@ -150,3 +150,10 @@ def test_undo_is_replay_without_last_event():
     assert m.apply({"type": "discard", "player": "B", "card": "9S"}).ok
     undone = Match.from_events(m.setup, m.events[:-1])
     assert undone.public_state() == before
+
+
+def test_an_event_missing_a_field_is_refused_in_players_words():
+    m = Match({"type": "match", "rules": "basic", "players": ["Ana", "Ben"]})
+    v = m.apply({"type": "deal", "dealer": "Ana"})
+    assert not v.ok and v.code == "bad_event"
+    assert v.message.startswith("a deal needs the first card of the discard pile (field 'upcard')")

@@ -133,11 +133,12 @@ def test_manual_match_shows_no_camera_when_the_camera_is_elsewhere(tmp_path, bro
 
     gen = _serve({"DATABASE": str(tmp_path / "cam.db")})
     base, app = next(gen)
+    ctx = browser.new_context(viewport=SIZES["landscape"])
     try:
         from web_ui.camera import attach_camera
 
         assert attach_camera(app, None, None, demo=True, detector="oracle") == "demo recording"
-        page = browser.new_context(viewport=SIZES["landscape"]).new_page()
+        page = ctx.new_page()
         page.goto(base + "/new")
         mid = _new_match(page, base, {"type": "match", "rules": "classic", "players": ["Ana", "Ben"]})
         page.goto(f"{base}/m/{mid}")
@@ -147,6 +148,7 @@ def test_manual_match_shows_no_camera_when_the_camera_is_elsewhere(tmp_path, bro
         assert page.locator("#camera-img").is_hidden()
         assert "another match" in page.locator("#camera-off").inner_text()
     finally:
+        ctx.close()  # the page's live stream closes first: the server then stops without waiting for it
         pipe = __import__("web_ui.services", fromlist=["get_matches"]).get_matches(app).pipeline
         if pipe is not None:
             pipe.stop()
@@ -184,3 +186,35 @@ def test_stalemate_asks_no_points_and_end_hand_asks_again(server, browser):
     assert page.evaluate("document.body.dataset.version") == "2"
     page.click("#send-btn")
     wait_version(page, 3)
+
+
+def test_rummy500_summary_sums_the_hand_apart_and_moves_are_tabs(server, browser):
+    base, _app = server
+    page = browser.new_context(viewport=SIZES["portrait"]).new_page()
+    page.goto(base + "/new")
+    mid = _new_match(page, base, {"type": "match", "rules": "rummy500", "players": ["Ana", "Ben"]})
+    token = page.locator('meta[name="csrf-token"]').get_attribute("content")
+    ev = {"type": "hand_result", "dealer": "Ana", "winner": "Ben", "hands": {"Ana": ["4S", "3D", "9C", "10H"], "Ben": []},
+          "melded": {"Ana": 21, "Ben": 40}}
+    assert page.request.post(f"{base}/api/matches/{mid}/events", data=json.dumps(ev),
+                             headers={"Content-Type": "application/json", "X-CSRF-Token": token}).status == 200
+    page.goto(f"{base}/m/{mid}")
+    wait_version(page, 1)
+    arith = page.locator('#hand-over tr[data-player="Ana"] .arith').inner_text()
+    assert arith == "table 21 − hand (4 + 3 + 9 + 10 = 26) = −5", arith
+    tabs = page.locator("#action-tabs [role=tab]")
+    assert tabs.count() >= 5
+    assert page.locator('#action-tabs [role=tab][aria-selected="true"]').count() == 1
+    assert page.locator('#dealer-chips[role=group] [aria-pressed="true"]').count() == 1
+
+
+def test_undo_is_hidden_until_the_pin_is_given(pin_server, browser):
+    base, app = pin_server
+    from web_ui.services import get_store
+
+    mid = get_store(app).create_match({"type": "match", "rules": "classic", "players": ["Ana", "Ben"]}, {}).id
+    page = browser.new_context(viewport=SIZES["landscape"]).new_page()
+    page.goto(f"{base}/m/{mid}")
+    wait_version(page, 0)
+    assert page.locator("#undo-btn").is_hidden()
+    assert page.locator("#entry-body a:has-text('Enter the PIN')").count() == 1

@@ -145,8 +145,10 @@
       const shown = d.hand || (det.hands && det.hands[p]) || null;
       let counted = "";
       if (r500) {
-        const hv = d.hand_values && d.hand_values.length ? `${sumText(d.hand_values)}` : String(d.hand_points ?? 0);
-        counted = `table ${d.table_points ?? 0} − hand ${hv}`;
+        // "table 21 − hand (4 + 3 + 9 + 10 = 26) = −5": the hand's own sum in brackets, then the result
+        const hv = d.hand_values && d.hand_values.length > 1 ? `(${sumText(d.hand_values)})` : String(d.hand_points ?? 0);
+        const net = (d.table_points ?? 0) - (d.hand_points ?? 0);
+        counted = `table ${d.table_points ?? 0} − hand ${hv} = ${net < 0 ? "−" + -net : net}`;
       } else if (p === h.winner) {
         const parts = S.players.filter((q) => q !== p && D[q]).map((q) => D[q].hand_points ?? 0);
         const sum = parts.reduce((a, b) => a + b, 0);
@@ -243,6 +245,7 @@
   }
 
 
+  if (RR.pinLocked) $("undo-btn").hidden = true;  // changes need the PIN first: the entry panel says so
   $("undo-btn").addEventListener("click", async () => {
     const r = await RR.post(`${api}/undo`);
     if (r.ok) showAlert(`Undone: ${Words.describe(r.undone)}`, "ok");

@@ -44,7 +44,7 @@ RR.EntryPanel = (ctx) => {
     const sug = suggested();
     for (const [key, name] of ACTIONS) {
       if (key === "call_rummy" && S && !callsRummy()) continue;
-      tabs.append(el("button", { type: "button", class: "tab" + (key === action ? " on" : "") + (sug.includes(key) ? " sug" : ""), "data-action": key, onclick: () => setAction(key) }, name));
+      tabs.append(el("button", { type: "button", role: "tab", "aria-selected": key === action ? "true" : "false", class: "tab" + (key === action ? " on" : "") + (sug.includes(key) ? " sug" : ""), "data-action": key, onclick: () => setAction(key) }, name));
     }
   }
 
@@ -65,8 +65,8 @@ RR.EntryPanel = (ctx) => {
   }
 
   function chips(options, value, onPick, attrs) {
-    return el("div", Object.assign({ class: "chips" }, attrs || {}), options.map(([v, text]) =>
-      el("button", { type: "button", class: "chip" + (v === value ? " on" : ""), "data-value": v === null ? "" : v, onclick: () => onPick(v) }, text)));
+    return el("div", Object.assign({ class: "chips", role: "group" }, attrs || {}), options.map(([v, text]) =>
+      el("button", { type: "button", class: "chip" + (v === value ? " on" : ""), "aria-pressed": v === value ? "true" : "false", "data-value": v === null ? "" : v, onclick: () => onPick(v) }, text)));
   }
 
   function renderEntry() {
