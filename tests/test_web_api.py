@@ -617,3 +617,20 @@ def test_camera_follows_new_match_set_up_with_it(tmp_path):
     c.get(f"/m/{m2}")
     assert live.camera_target() == m1
     app.extensions["rummy_store"].close()
+
+
+def test_import_keeps_the_name_and_a_second_import_opens_the_first(client):
+    r = client.post("/api/matches", json={**SETUP, "title": "Friday at Ana's"})
+    mid = r.get_json()["id"]
+    play(client, mid, HAND)
+    plain = client.get(f"/api/matches/{mid}/log").get_data(as_text=True)
+    assert "title" not in json.loads(plain.splitlines()[0])  # the contract's log: the match line as given
+    export = client.get(f"/api/matches/{mid}/log?download=1").get_data(as_text=True)
+    assert json.loads(export.splitlines()[0])["title"] == "Friday at Ana's"
+    r = client.post("/api/matches/import", data=export, content_type="application/x-ndjson")
+    assert r.status_code == 201
+    new = r.get_json()["id"]
+    assert any(m["id"] == new and m["title"] == "Friday at Ana's" for m in client.get("/api/matches").get_json()["matches"])
+    r = client.post("/api/matches/import", data=export, content_type="application/x-ndjson")
+    assert r.status_code == 200 and r.get_json()["duplicate"] and r.get_json()["id"] == new
+    assert sum(1 for m in client.get("/api/matches").get_json()["matches"] if m["title"] == "Friday at Ana's") == 2

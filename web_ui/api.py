@@ -142,7 +142,15 @@ def undo(mid):
 @bp.get("/matches/<mid>/log")
 def get_log(mid):
     live = _get_or_404(mid)
-    text = "\n".join(live.log_lines()) + "\n"
+    lines = live.log_lines()
+    if request.args.get("download") and live.extra.get("title") and lines:
+        # the dashboard's export keeps the match's name in its match line (replay ignores it; import reads it)
+        import json
+
+        first = json.loads(lines[0])
+        first["title"] = live.extra["title"]
+        lines = [json.dumps(first, ensure_ascii=False)] + lines[1:]
+    text = "\n".join(lines) + "\n"
     resp = Response(text, mimetype="application/x-ndjson")
     if request.args.get("download"):
         resp.headers["Content-Disposition"] = f'attachment; filename="match-{mid}.jsonl"'
@@ -195,6 +203,18 @@ def import_text(text: str):
     setup, extra, err = _split_setup(first)
     if err:
         return err[0].get_json(), 422
+    # the same log imported twice opens the match it made the first time (no silent duplicate)
+    import hashlib
+    import json
+
+    digest = hashlib.sha256("\n".join(json.dumps(strict_json.loads(ln), sort_keys=True) if i == 0 else ln.strip()
+                                      for i, ln in enumerate(lines)).encode("utf-8")).hexdigest()
+    before = get_store().find_by_extra("import_digest", digest)
+    if before is not None:
+        live = get_store().get(before)
+        return {"ok": True, "id": before, "duplicate": True, "accepted": len(live.match.events), "refused": [],
+                "message": "This game log was imported before: its match is opened."}, 200
+    extra = dict(extra, import_digest=digest)
     events = []
     refused = []
     for i, ln in enumerate(lines[1:], start=2):

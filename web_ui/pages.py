@@ -61,6 +61,8 @@ def import_form():
         return render_template("matches.html", matches=get_store().list_matches(), rule_names=RULE_NAMES,
                                error="That file is not a text game log."), 400
     body, status = import_text(text)
+    if status == 200 and body.get("duplicate"):
+        return redirect(url_for("pages.match", mid=body["id"], duplicate=1))
     if status != 201:
         return render_template("matches.html", matches=get_store().list_matches(), rule_names=RULE_NAMES,
                                error=f"Could not import: {body.get('message')}"), status

@@ -307,6 +307,15 @@ class Store:
                         "created": created, "opened": opened, "moves": n_events, "last_change": last or created})
         return out
 
+    def find_by_extra(self, key: str, value) -> str | None:
+        """The id of the newest match whose dashboard data has `key` = `value`, or None."""
+        with self._wlock:
+            rows = self._db.execute("SELECT id, extra FROM matches ORDER BY created DESC").fetchall()
+        for mid, extra in rows:
+            if _load_json(extra, {}).get(key) == value:
+                return mid
+        return None
+
     def last_match_id(self) -> str | None:
         with self._wlock:
             row = self._db.execute(

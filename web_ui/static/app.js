@@ -268,6 +268,7 @@
   keepAwake();
 
   const params = new URLSearchParams(location.search);
+  if (params.get("duplicate")) showAlert("This game log was imported before: here is its match.", "ok");
   if (params.get("imported")) showAlert(`Imported ${params.get("imported")} events${Number(params.get("refused")) ? `, ${params.get("refused")} refused lines skipped` : ""}.`, "ok");
   connect();
   camera.poll();
