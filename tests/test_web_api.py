@@ -634,3 +634,23 @@ def test_import_keeps_the_name_and_a_second_import_opens_the_first(client):
     r = client.post("/api/matches/import", data=export, content_type="application/x-ndjson")
     assert r.status_code == 200 and r.get_json()["duplicate"] and r.get_json()["id"] == new
     assert sum(1 for m in client.get("/api/matches").get_json()["matches"] if m["title"] == "Friday at Ana's") == 2
+
+
+def test_each_start_of_the_demo_keeps_one_demo_match(tmp_path):
+    from web_ui.camera import attach_camera
+    from web_ui.services import get_matches, get_store
+
+    db = str(tmp_path / "demo.db")
+    ids = []
+    for _ in range(2):  # two server starts on one database
+        app = create_app({"DATABASE": db})
+        assert attach_camera(app, None, None, demo=True, detector="oracle") == "demo recording"
+        get_matches(app).pipeline.stop()
+        ids.append(get_matches(app).camera_match)
+        listed = [m for m in get_store(app).list_matches() if m["title"] == "Demo"]
+        assert [m["id"] for m in listed] == [ids[-1]]
+        get_store(app).close()
+    app = create_app({"DATABASE": db})
+    assert [m["id"] for m in get_store(app).list_matches(archived=True)] == [ids[0]]  # kept on disk, put away
+    assert get_store(app).last_match_id() == ids[1]
+    get_store(app).close()

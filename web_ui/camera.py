@@ -85,6 +85,10 @@ def attach_camera(app, source: str | None, layout: str | None, demo: bool, detec
 
             pipe, setup, dealer = demo_pipeline(referee=ref, detector=detector, loop=False, motion_gate=motion_gate,
                                                 deck=deck)
+            # one Demo match: the one of the last start is put away (archived, still on disk) for the new one
+            for old in store.list_matches():
+                if old["title"] == "Demo" and store.get(old["id"]).extra.get("camera") == "demo recording":
+                    store.archive(old["id"])
             m = store.create_match(setup, {"dealer": dealer, "camera": "demo recording", "title": "Demo"})
             live.camera_match = m.id
             ref.mid = m.id  # the recording is this match's; new matches do not take it over

@@ -291,7 +291,20 @@ class Store:
         self._keep(live)
         return live
 
-    def list_matches(self) -> list[dict]:
+    def archive(self, mid: str) -> None:
+        """Put a match away: kept on disk with all its events, left out of the list and of `/` (the
+        dashboard's data gets `"archived": true`; nothing of the match itself changes)."""
+        with self._wlock:
+            row = self._db.execute("SELECT extra FROM matches WHERE id = ?", (mid,)).fetchone()
+        if row is None:
+            raise NotFound(mid)
+        extra = dict(_load_json(row[0], {}), archived=True)
+        self._write([("UPDATE matches SET extra = ? WHERE id = ?", (_dump(extra), mid))])
+        live = self._live.get(mid)
+        if live is not None:
+            live.extra["archived"] = True
+
+    def list_matches(self, archived: bool = False) -> list[dict]:
         with self._wlock:
             rows = self._db.execute(
                 "SELECT m.id, m.setup, m.created, m.opened, m.extra, "
@@ -302,7 +315,10 @@ class Store:
         out = []
         for mid, setup, created, opened, extra, n_events, last in rows:
             s = _load_json(setup, {})
-            title = _load_json(extra, {}).get("title")
+            ex = _load_json(extra, {})
+            if bool(ex.get("archived")) != archived:
+                continue
+            title = ex.get("title")
             out.append({"id": mid, "rules": s.get("rules"), "players": s.get("players"), "title": title,
                         "created": created, "opened": opened, "moves": n_events, "last_change": last or created})
         return out
@@ -318,10 +334,8 @@ class Store:
 
     def last_match_id(self) -> str | None:
         with self._wlock:
-            row = self._db.execute(
-                "SELECT id FROM matches ORDER BY opened DESC, created DESC LIMIT 1"
-            ).fetchone()
-        return row[0] if row else None
+            rows = self._db.execute("SELECT id, extra FROM matches ORDER BY opened DESC, created DESC").fetchall()
+        return next((mid for mid, extra in rows if not _load_json(extra, {}).get("archived")), None)
 
     def exists(self, mid: str) -> bool:
         with self._wlock:
