@@ -654,3 +654,22 @@ def test_each_start_of_the_demo_keeps_one_demo_match(tmp_path):
     assert [m["id"] for m in get_store(app).list_matches(archived=True)] == [ids[0]]  # kept on disk, put away
     assert get_store(app).last_match_id() == ids[1]
     get_store(app).close()
+
+
+def test_the_camera_state_belongs_to_the_match_it_plays_into(tmp_path):
+    """A manual match on a server whose camera plays the demo shows no camera (no demo picture, no "answer key")."""
+    from web_ui.camera import attach_camera
+    from web_ui.services import get_matches
+
+    app = create_app({"DATABASE": str(tmp_path / "cam.db"), "TESTING": True})
+    assert attach_camera(app, None, None, demo=True, detector="oracle") == "demo recording"
+    try:
+        c = app.test_client()
+        demo = get_matches(app).camera_match
+        manual = new_match(c)
+        j = c.get(f"/api/camera?match={manual}").get_json()
+        assert j["available"] is False and j["elsewhere"] is True and j["state"] == "off" and j["detector"] is None
+        j = c.get(f"/api/camera?match={demo}").get_json()
+        assert j["available"] is True and j["detector"] == "oracle" and "elsewhere" not in j
+    finally:
+        get_matches(app).pipeline.stop()
