@@ -150,8 +150,9 @@ def test_sigkill_mid_stream_loses_nothing_answered_200(tmp_path):
         stop_server(proc)
 
 
-def _import_log(n: int) -> bytes:
-    lines = [json.dumps(LONG_MATCH)]
+def _import_log(n: int, k: int = 0) -> bytes:
+    """A log of `n` events; `k` names it (the same log twice would open the first import, not make another)."""
+    lines = [json.dumps({**LONG_MATCH, "title": f"import {k}"})]
     lines += [json.dumps(event(i)) for i in range(n)]
     return ("\n".join(lines) + "\n").encode()
 
@@ -183,9 +184,11 @@ def test_sigkill_during_imports_and_writes_loses_nothing_and_leaves_no_half_impo
 
         def importer():
             c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            k = 0
             while not stop.is_set():
+                k += 1
                 try:
-                    c.request("POST", "/api/matches/import", body=_import_log(n_lines),
+                    c.request("POST", "/api/matches/import", body=_import_log(n_lines, k),
                               headers={"Content-Type": "application/x-ndjson"})
                     r = c.getresponse()
                     b = r.read()

@@ -25,6 +25,10 @@ def test_pin_unlock_import_and_export(pin_server, browser, shot, tmp_path):
     page.wait_for_selector("a.btn.warn:has-text('Unlock')")
     assert page.request.post(base + "/api/matches", data=json.dumps(SETUP),
                              headers={"Content-Type": "application/json"}).status == 401
+    # names typed before unlocking are still there after it
+    page.wait_for_selector("#players input")
+    for i, n in enumerate(["Dora", "Emil"]):
+        page.locator("#players input").nth(i).fill(n)
     page.click("a.btn.warn:has-text('Unlock')")
     page.fill('input[name="pin"]', "1111")
     page.click("button:has-text('Unlock')")
@@ -33,6 +37,9 @@ def test_pin_unlock_import_and_export(pin_server, browser, shot, tmp_path):
     page.click("button:has-text('Unlock')")
     page.wait_for_url("**/new")
     assert page.locator("a.btn.warn:has-text('Unlock')").count() == 0
+    page.wait_for_selector("#players input")
+    assert page.locator("#players input").nth(0).input_value() == "Dora"
+    assert page.locator("#players input").nth(1).input_value() == "Emil"
 
     # import a game log through the matches page (a real form with its CSRF token)
     path = tmp_path / "game.jsonl"

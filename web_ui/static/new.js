@@ -29,7 +29,17 @@
     return `default: ${v}`;
   }
 
+  // what was typed survives a trip to the PIN page and back (this tab only)
+  const DRAFT = "rr-new-match-draft";
+  function saveDraft() {
+    try { sessionStorage.setItem(DRAFT, JSON.stringify({ names: names(), rules: rules(), title: $("match-title") ? $("match-title").value : "" })); } catch (e) { /* storage off */ }
+  }
+  function loadDraft() {
+    try { return JSON.parse(sessionStorage.getItem(DRAFT) || "null"); } catch (e) { return null; }
+  }
+
   function refresh() {
+    saveDraft();
     const ns = names().filter(Boolean);
     const r = rules();
     // dealer chips
@@ -122,7 +132,7 @@
     if (cam) body.camera = cam;
     if (lay) body.layout = lay;
     const r = await RR.post("/api/matches", body);
-    if (r.status === 201 && r.id) { location.href = `/m/${r.id}`; return; }
+    if (r.status === 201 && r.id) { try { sessionStorage.removeItem(DRAFT); } catch (e) { /* storage off */ } location.href = `/m/${r.id}`; return; }
     err.textContent = r.message || "The match could not be created.";
     err.hidden = false;
   }
@@ -131,7 +141,15 @@
   for (const r of document.querySelectorAll('input[name="rules"]')) r.addEventListener("change", refresh);
   $("new-match").addEventListener("submit", submit);
   for (const id of ["opt-target", "opt-match_hands"]) $(id).addEventListener("input", refresh);
-  addPlayer(""); addPlayer(""); addPlayer("");
+  const draft = loadDraft();
+  if (draft && Array.isArray(draft.names) && draft.names.some(Boolean)) {
+    for (const n of draft.names) addPlayer(String(n));
+    const r = document.querySelector(`input[name="rules"][value="${CSS.escape(String(draft.rules))}"]`);
+    if (r) r.checked = true;
+    if (draft.title && $("match-title")) $("match-title").value = String(draft.title);
+    refresh();
+  } else { addPlayer(""); addPlayer(""); addPlayer(""); }
+  if ($("match-title")) $("match-title").addEventListener("input", saveDraft);
   RR.get("/api/presets").then((p) => {
     if (p.ok) { presets = p.presets; choices = p.choices || {}; booleans = p.booleans || []; refresh(); }
   });
