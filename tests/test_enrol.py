@@ -226,3 +226,17 @@ def test_dashboard_teaches_a_deck_and_it_survives_a_restart(photos, tmp_path):
     assert r.status_code == 200 and r.json["using"] is None
     r = c2.post("/api/decks/use", json={"name": "No such deck"}, headers={"X-CSRF-Token": token2})
     assert r.status_code == 422
+
+
+def test_serve_and_track_refuse_a_missing_deck(tmp_path, capsys):
+    assert cli(["serve", "--deck", str(tmp_path / "nothing"), "--db", str(tmp_path / "m.db"), "--no-browser"]) == 2
+    assert "--deck: no deck profile" in capsys.readouterr().err
+    (tmp_path / "frames").mkdir()
+    layout = tmp_path / "layout.json"
+    layout.write_text(json.dumps({"stock": [[0, 0], [0.2, 0], [0.2, 0.2]], "discard": [[0.3, 0], [0.5, 0], [0.5, 0.2]],
+                                  "players": {"Ana": [[0, 0.5], [0.5, 0.5], [0.5, 1]], "Ben": [[0.5, 0.5], [1, 0.5], [1, 1]]}}))
+    match = tmp_path / "match.json"
+    match.write_text(json.dumps({"type": "match", "rules": "basic", "players": ["Ana", "Ben"], "dealer": "Ana"}))
+    rc = cli(["track", str(tmp_path / "frames"), "--layout", str(layout), "--match", str(match), "--log",
+              str(tmp_path / "out.jsonl"), "--deck", str(tmp_path / "nothing")])
+    assert rc == 2 and "no deck profile" in capsys.readouterr().err
