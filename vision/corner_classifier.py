@@ -202,7 +202,6 @@ def export_onnx(model, path: str | Path, cfg: dict) -> None:
     `cfg` in the metadata ("crop_config"), as `CornerClassifier` reads them."""
     import warnings
 
-    import onnx
     import torch
 
     size = cfg["size"]
@@ -211,7 +210,16 @@ def export_onnx(model, path: str | Path, cfg: dict) -> None:
         torch.onnx.export(model, torch.zeros(1, 3, size, size), str(path), input_names=["crops"],
                           output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
                           opset_version=18, dynamo=False)
+    write_config(path, cfg)
+
+
+def write_config(path: str | Path, cfg: dict) -> None:
+    """Store (or replace) the crop convention and test-time choices `cfg` in an exported classifier's metadata."""
+    import onnx
+
     m = onnx.load(str(path))
+    for entry in [e for e in m.metadata_props if e.key == "crop_config"]:
+        m.metadata_props.remove(entry)
     entry = m.metadata_props.add()
     entry.key, entry.value = "crop_config", json.dumps(cfg)
     onnx.save(m, str(path))

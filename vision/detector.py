@@ -352,13 +352,20 @@ class Detector:
         frame_bgr = self._bgr(frame_bgr)
         if self.classifier is None:
             return self._impl.corners(frame_bgr, self.imgsz, self.conf if floor is None else floor)
-        boxes = self._impl.corners(frame_bgr, self.imgsz, min(self.conf, self.box_conf) if floor is None else floor)
-        boxes = sorted(boxes, key=lambda c: -c[1])[:self.max_candidates]
+        boxes = self._boxes(frame_bgr, min(self.conf, self.box_conf) if floor is None else floor)
         if not boxes:
             return []
         probs = self.classifier.probabilities(frame_bgr, [c[2] for c in boxes])
         k = probs.argmax(1)
         return [(CLASSIFIER_CLASSES[int(i)], float(probs[j, i]), c[2], probs[j, :-1]) for j, (i, c) in enumerate(zip(k, boxes, strict=True))]
+
+    def _boxes(self, frame_bgr: np.ndarray, floor: float) -> list[Corner]:
+        return sorted(self._impl.corners(frame_bgr, self.imgsz, floor), key=lambda c: -c[1])[:self.max_candidates]
+
+    def localise(self, frame_bgr: np.ndarray, floor: float | None = None) -> list[Corner]:
+        """The localiser's own boxes from score `floor` (default `box_conf`), best first, at most
+        `max_candidates`, before the classifier names them (enrolment frames its training crops with them)."""
+        return self._boxes(self._bgr(frame_bgr), self.box_conf if floor is None else floor)
 
     def candidates(self, frame_bgr: np.ndarray) -> list[tuple[str, float, Box]]:
         """Every YOLO box the classifier reads (from score `BOX_CONF`, the `MAX_CANDIDATES` best), with the

@@ -13,8 +13,9 @@ MAX_FILE_BYTES = 200 * 1024 * 1024
 os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(MAX_PIXELS))  # OpenCV's own guard, as a second line
 
 
-def image_size(path: Path) -> tuple[int, int] | None:
-    """(width, height) from the file's header alone (nothing decoded), or None when Pillow cannot tell."""
+def image_size(path) -> tuple[int, int] | None:
+    """(width, height) from the header alone (nothing decoded) of a file path or a binary file object, or
+    None when Pillow cannot tell."""
     try:
         from PIL import Image
     except ImportError:
@@ -29,23 +30,35 @@ def image_size(path: Path) -> tuple[int, int] | None:
 
 
 def read_image(path: str):
-    import cv2
-    import numpy as np
-
     p = Path(path)
     if not p.is_file():
         return None, f"no such file: {path}"
     try:
         if p.stat().st_size > MAX_FILE_BYTES:
             return None, f"file too large to be a photo ({p.stat().st_size // (1024 * 1024)} MB): {path}"
-        size = image_size(p)
+        data = p.read_bytes()
+    except (OSError, MemoryError) as e:
+        return None, f"cannot read image: {path} ({str(e).strip().splitlines()[-1][:120] if str(e) else type(e).__name__})"
+    return decode_image(data, path)
+
+
+def decode_image(data: bytes, name: str = "the photo"):
+    """`read_image` for a photo already in memory (an upload): (BGR array, None) | (None, why); the pixel
+    count is checked from the header before anything is decoded."""
+    import io
+
+    import cv2
+    import numpy as np
+
+    try:
+        size = image_size(io.BytesIO(data))
         if size == (-1, -1) or (size is not None and size[0] * size[1] > MAX_PIXELS):
             shown = "more pixels than any photo" if size == (-1, -1) else f"{size[0]}x{size[1]} pixels"
-            return None, f"image too large: {shown} (at most {MAX_PIXELS // 1_000_000} megapixels): {path}"
-        data = np.fromfile(str(p), dtype=np.uint8)
-        img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    except (OSError, cv2.error, MemoryError) as e:
-        return None, f"cannot read image: {path} ({str(e).strip().splitlines()[-1][:120] if str(e) else type(e).__name__})"
+            return None, f"image too large: {shown} (at most {MAX_PIXELS // 1_000_000} megapixels): {name}"
+        buf = np.frombuffer(data, dtype=np.uint8)
+        img = cv2.imdecode(buf, cv2.IMREAD_COLOR) if buf.size else None
+    except (cv2.error, MemoryError) as e:
+        return None, f"cannot read image: {name} ({str(e).strip().splitlines()[-1][:120] if str(e) else type(e).__name__})"
     if img is None:
-        return None, f"cannot read image: {path}"
+        return None, f"cannot read image: {name}"
     return img, None

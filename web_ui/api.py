@@ -12,7 +12,9 @@ Contract routes (kept exactly):
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
+import json
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 
@@ -145,8 +147,6 @@ def get_log(mid):
     lines = live.log_lines()
     if request.args.get("download") and live.extra.get("title") and lines:
         # the dashboard's export keeps the match's name in its match line (replay ignores it; import reads it)
-        import json
-
         first = json.loads(lines[0])
         first["title"] = live.extra["title"]
         lines = [json.dumps(first, ensure_ascii=False)] + lines[1:]
@@ -204,11 +204,8 @@ def import_text(text: str):
     if err:
         return err[0].get_json(), 422
     # the same log imported twice opens the match it made the first time (no silent duplicate)
-    import hashlib
-    import json
-
-    digest = hashlib.sha256("\n".join(json.dumps(strict_json.loads(ln), sort_keys=True) if i == 0 else ln.strip()
-                                      for i, ln in enumerate(lines)).encode("utf-8")).hexdigest()
+    digest = hashlib.sha256("\n".join([json.dumps(first, sort_keys=True)] + [ln.strip() for ln in lines[1:]])
+                            .encode("utf-8")).hexdigest()
     before = get_store().find_by_extra("import_digest", digest)
     if before is not None:
         live = get_store().get(before)

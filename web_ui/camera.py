@@ -87,7 +87,7 @@ def attach_camera(app, source: str | None, layout: str | None, demo: bool, detec
                                                 deck=deck)
             # one Demo match: the one of the last start is put away (archived, still on disk) for the new one
             for old in store.list_matches():
-                if old["title"] == "Demo" and store.get(old["id"]).extra.get("camera") == "demo recording":
+                if old["title"] == "Demo" and old["camera"] == "demo recording":
                     store.archive(old["id"])
             m = store.create_match(setup, {"dealer": dealer, "camera": "demo recording", "title": "Demo"})
             live.camera_match = m.id

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
+from .api import _err, _json_body
 from .services import get_decks, get_matches
 
 log = logging.getLogger(__name__)
@@ -89,23 +90,10 @@ class DeckTeacher:
 
     # ---- photos
     def add_photo(self, slot: str, img) -> list:
-        from vision.enrol.photos import find_cards
+        from vision.enrol.photos import find_cards, find_jokers
 
         name = f"the {SLOT_WORDS[slot]} photo"
-        if slot == "JK":
-            from vision.enrol.photos import EnrolError
-
-            cards, last = None, None
-            for n in (2, 1, 3, 4):
-                try:
-                    cards = find_cards(img, n, name=name)
-                    break
-                except EnrolError as e:
-                    last = e
-            if cards is None:
-                raise last
-        else:
-            cards = find_cards(img, 13, name=name)
+        cards = find_jokers(img, name) if slot == "JK" else find_cards(img, 13, name=name)
         with self.lock:
             self.photos[slot] = (img, cards)
         return cards
@@ -177,10 +165,6 @@ def card_names(slot: str, n: int) -> list[str]:
     return [f"{r}{slot}" for r in RANKS] if slot != "JK" else ["joker"] * n
 
 
-def _err(status: int, code: str, message: str):
-    return jsonify(ok=False, code=code, message=message), status
-
-
 def _slot(slot: str) -> str | None:
     s = slot.upper()
     return s if s in SLOTS else None
@@ -222,19 +206,16 @@ def add_photo(slot):
             return _err(409, "no_camera_picture", "The camera has no picture to take: upload a photo instead.")
         img = frame.copy()
     else:
-        import cv2
-        import numpy as np
+        from vision.images import decode_image
 
         raw = request.get_data(cache=False)
         if len(raw) > MAX_PHOTO_BYTES:
             return _err(413, "too_large", "That photo is too large: at most 2 MB.")
         if not raw:
             return _err(400, "empty_body", "The request has no photo in it.")
-        img = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_COLOR)
+        img, why = decode_image(raw, "the upload")  # the pixel count is checked before decoding
         if img is None:
-            return _err(422, "bad_photo", "That file is not a photo the referee can read (JPEG or PNG).")
-        if img.shape[0] * img.shape[1] > 40_000_000:
-            return _err(422, "bad_photo", "That photo has too many pixels.")
+            return _err(422, "bad_photo", f"That file is not a photo the referee can read (JPEG or PNG): {why}.")
     try:
         cards = get_decks().add_photo(s, img)
     except EnrolError as e:
@@ -264,19 +245,17 @@ def forget_photo(slot):
 
 @bp.post("/api/decks/teach")
 def teach():
-    from referee.strict_json import StrictJSONError, loads
     from vision.enrol.photos import EnrolError
 
-    try:
-        body = loads(request.get_data(as_text=True) or "{}")
-    except (StrictJSONError, UnicodeDecodeError):
-        return _err(400, "bad_body", 'Send {"name": "the deck\'s name"}.')
+    body, err = _json_body()
+    if err:
+        return err
     name = body.get("name") if isinstance(body, dict) else None
     if not isinstance(name, str) or not name.strip() or len(name) > 40:
         return _err(422, "bad_name", "Give the deck a name (at most 40 characters).")
     cfg = current_app.config
     try:
-        get_decks().teach(name.strip(), float(cfg.get("ENROL_SECONDS", 150)), int(cfg.get("ENROL_SCENES", 220)))
+        get_decks().teach(name.strip(), float(cfg["ENROL_SECONDS"]), int(cfg["ENROL_SCENES"]))
     except EnrolError as e:
         return _err(422, "bad_photo", str(e))
     return jsonify(ok=True, job=get_decks().job), 202
@@ -289,13 +268,11 @@ def job():
 
 @bp.post("/api/decks/use")
 def use():
-    from referee.strict_json import StrictJSONError, loads
     from vision.enrol.profile import DeckError
 
-    try:
-        body = loads(request.get_data(as_text=True) or "{}")
-    except (StrictJSONError, UnicodeDecodeError):
-        return _err(400, "bad_body", 'Send {"name": "a deck\'s name"} (or null for the general model).')
+    body, err = _json_body()
+    if err:
+        return err
     name = body.get("name") if isinstance(body, dict) else None
     if name is not None and not isinstance(name, str):
         return _err(400, "bad_body", "'name' must be a deck's name or null.")

@@ -320,6 +320,7 @@ class Store:
                 continue
             title = ex.get("title")
             out.append({"id": mid, "rules": s.get("rules"), "players": s.get("players"), "title": title,
+                        "camera": ex.get("camera"),
                         "created": created, "opened": opened, "moves": n_events, "last_change": last or created})
         return out
 

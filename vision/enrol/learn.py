@@ -37,10 +37,19 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..geometry import Box
+from ..geometry import Box, iou
 from ..images import read_image
-from .faces import find_index_boxes
-from .photos import FACE_H, FACE_W, SUIT_WORDS, EnrolError, FoundCard, check_suit_photos, find_cards
+from .photos import (
+    FACE_H,
+    FACE_W,
+    SUIT_WORDS,
+    EnrolError,
+    FoundCard,
+    check_suit_photos,
+    find_cards,
+    find_jokers,
+    index_box,
+)
 from .profile import CLASSIFIER, write_meta
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -85,16 +94,7 @@ def read_photos(suits: dict[str, str | Path], jokers: str | Path | None = None,
             img, err = read_image(str(jokers))
             if err:
                 raise EnrolError(f"{jokers} (jokers): {err}")
-        cards = None
-        for n in (2, 1, 3, 4):
-            try:
-                cards = find_cards(img, n, name=f"{jokers} (jokers)")
-                break
-            except EnrolError:
-                continue
-        if cards is None:
-            raise EnrolError(f"{jokers} (jokers): found no joker apart from the others (1 to 4 jokers, face up)")
-        found["JK"] = locate_indices(cards, detector)
+        found["JK"] = locate_indices(find_jokers(img, name=f"{jokers} (jokers)"), detector)
     return found
 
 
@@ -119,10 +119,7 @@ def suit_reader(detector):
     suit_of = [n[-1] if n[-1] in "CDHS" and n[:-1] in RANKS else None for n in CLASS_NAMES]
 
     def read(card: FoundCard) -> dict[str, float]:
-        b = card.index
-        if b is None:
-            ink = find_index_boxes(card.face)
-            b = ink[0] if ink else None
+        b = card.index if card.index is not None else index_box(card.face)
         if b is None or detector.classifier is None:
             return {}
         x1, y1, x2, y2 = b
@@ -141,23 +138,20 @@ def _redness(face: np.ndarray) -> float:
     return float(np.percentile(lab[..., 1], 99))
 
 
-def faces_of(found: dict[str, list[FoundCard]]) -> dict[str, np.ndarray]:
-    """Card name → face: the suits' cards in A..K order; jokers as JK_RED / JK_BLACK (the redder first)."""
-    faces = {}
-    for s in SUITS:
-        for r, c in zip(RANKS, found[s], strict=True):
-            faces[f"{r}{s}"] = c.face
+def cards_of(found: dict[str, list[FoundCard]]) -> dict[str, FoundCard]:
+    """Card name → the found card: the suits' cards in A..K order; jokers as JK_RED / JK_BLACK (the redder
+    first)."""
+    named = {f"{r}{s}": c for s in SUITS for r, c in zip(RANKS, found[s], strict=True)}
     jk = sorted(found.get("JK", []), key=lambda c: -_redness(c.face))
-    for key, c in zip(("JK_RED", "JK_BLACK"), jk, strict=False):
-        faces[key] = c.face
-    return faces
+    named.update(zip(("JK_RED", "JK_BLACK"), jk, strict=False))
+    return named
 
 
 # ------------------------------------------------------------------ where the indices are
 
 def _photo_index_boxes(img: np.ndarray, cards: list[FoundCard], detector) -> list[Box | None]:
     """For each found card, its top-left corner index as the localiser boxes it, in face pixels."""
-    corners = detector._impl.corners(img, detector.imgsz, max(0.2, detector.box_conf))
+    corners = detector.localise(img, max(0.2, detector.box_conf))
     out: list[Box | None] = []
     for c in cards:
         dst = np.float32([[0, 0], [FACE_W, 0], [FACE_W, FACE_H], [0, FACE_H]])
@@ -191,10 +185,7 @@ def index_boxes(faces: dict[str, np.ndarray], located: dict[str, Box | None] | N
     tl: dict[str, Box | None] = {}
     for k, f in faces.items():
         b = located.get(k)
-        if b is None:
-            ink = find_index_boxes(f)
-            b = ink[0] if ink else None
-        tl[k] = b
+        tl[k] = b if b is not None else index_box(f)
     known = np.array([b for b in tl.values() if b is not None], np.float32)
     typical = tuple(float(v) for v in np.median(known, 0)) if len(known) else (
         0.02 * FACE_W, 0.02 * FACE_H, 0.17 * FACE_W, 0.25 * FACE_H)
@@ -206,13 +197,6 @@ def index_boxes(faces: dict[str, np.ndarray], located: dict[str, Box | None] | N
 
 
 # ------------------------------------------------------------------ crops
-
-def _iou(a, b) -> float:
-    x1, y1, x2, y2 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
-    i = max(0.0, x2 - x1) * max(0.0, y2 - y1)
-    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - i
-    return i / u if u > 0 else 0.0
-
 
 def _scene_crops(img, labels, cands, crop, cls_index, none, rng, jitter: int = 2):
     """Crops of one scene: the true boxes shifted/scaled a little, the localiser's boxes named by overlap
@@ -234,13 +218,13 @@ def _scene_crops(img, labels, cands, crop, cls_index, none, rng, jitter: int = 2
     for _n, _s, cb, *_ in cands:
         best, cls = 0.0, None
         for c, b in boxes:
-            o = _iou(cb, b)
+            o = iou(cb, b)
             if o > best:
                 best, cls = o, c
         if best >= 0.5:
             xs.append(crop(img, cb))
             ys.append(cls)
-        elif best < 0.2 and all(_iou(cb, b) < 0.1 for b in every):
+        elif best < 0.2 and all(iou(cb, b) < 0.1 for b in every):
             xs.append(crop(img, cb))
             ys.append(none)
     h, w = img.shape[:2]
@@ -250,7 +234,7 @@ def _scene_crops(img, labels, cands, crop, cls_index, none, rng, jitter: int = 2
         bw, bh = bw * rng.uniform(0.7, 1.5), bh * rng.uniform(0.7, 1.5)
         x1, y1 = rng.uniform(0, max(1, w - bw)), rng.uniform(0, max(1, h - bh))
         nb = (x1, y1, x1 + bw, y1 + bh)
-        if all(_iou(nb, b) < 0.1 for b in every):
+        if all(iou(nb, b) < 0.1 for b in every):
             xs.append(crop(img, nb))
             ys.append(none)
     return xs, ys
@@ -293,7 +277,15 @@ def teach(found: dict[str, list[FoundCard]], out: str | Path, *, name: str | Non
     the profile's metadata (deck.json)."""
     import torch
 
-    from ..corner_classifier import CLASS_NAMES, NONE, build_model, crop, export_onnx, load_checkpoint
+    from ..corner_classifier import (
+        CLASS_NAMES,
+        NONE,
+        build_model,
+        crop,
+        export_onnx,
+        load_checkpoint,
+        write_config,
+    )
     from ..detector import CLASSIFIER_STEM, MODELS_DIR, Detector, decode_cards
     from ..synth.decks import Deck, load_deck, register_deck
     from ..synth.layouts import random_table
@@ -308,16 +300,10 @@ def teach(found: dict[str, list[FoundCard]], out: str | Path, *, name: str | Non
     if threads:
         torch.set_num_threads(threads)
     progress(0.01, "reading the photos")
-    faces = faces_of(found)
+    named = cards_of(found)  # each card's index was boxed on its photo by `read_photos` (or the dashboard)
+    faces = {k: c.face for k, c in named.items()}
+    located: dict[str, Box | None] = {k: c.index for k, c in named.items()}
     detector = detector or Detector()
-    for cards in found.values():
-        if any(c.index is None and c.photo is not None for c in cards):
-            locate_indices(cards, detector)
-    located: dict[str, Box | None] = {}
-    for s, cards in found.items():
-        keys = [f"{r}{s}" for r in RANKS] if s != "JK" else [k for k in ("JK_RED", "JK_BLACK") if k in faces]
-        for k, c in zip(keys, cards if s != "JK" else sorted(cards, key=lambda c: -_redness(c.face)), strict=False):
-            located[k] = c.index
     boxes = index_boxes(faces, located)
     deck_name = f"enrolled-{seed}-{id(found)}"
     back = load_deck("proc-classic")["BACK"]
@@ -348,8 +334,7 @@ def teach(found: dict[str, list[FoundCard]], out: str | Path, *, name: str | Non
         if i < n_val:
             val_scenes.append((img, [lab for lab in labels if lab.visible >= 0.6]))
             continue
-        cands = sorted(detector._impl.corners(img, detector.imgsz, detector.box_conf), key=lambda c: -c[1])
-        xs, ys = _scene_crops(img, labels, cands[:detector.max_candidates], cut, cls_index, NONE, rng)
+        xs, ys = _scene_crops(img, labels, detector.localise(img), cut, cls_index, NONE, rng)
         train_x += xs
         train_y += ys
         if i % 10 == 0:
@@ -405,14 +390,12 @@ def teach(found: dict[str, list[FoundCard]], out: str | Path, *, name: str | Non
         (tmp / "faces").mkdir()
         for k, f in faces.items():
             cv2.imwrite(str(tmp / "faces" / f"{k}.png"), f)
-        keep = {k: cfg[k] for k in cfg}
-        torch.save({"config": keep, "state_dict": model.state_dict()}, tmp / "cards-cls.pt")
-        export_onnx(model, tmp / CLASSIFIER, keep)
-        taught = Detector(classifier=tmp / CLASSIFIER)
-        conf, check = _choose_conf(taught, val_scenes, decode_cards)
-        cfg2 = dict(keep, conf=conf)
-        torch.save({"config": cfg2, "state_dict": model.state_dict()}, tmp / "cards-cls.pt")
-        export_onnx(model, tmp / CLASSIFIER, cfg2)
+        export_onnx(model, tmp / CLASSIFIER, dict(cfg))
+        conf, check = _choose_conf(Detector(classifier=tmp / CLASSIFIER), val_scenes, decode_cards)
+        # the threshold chosen goes with the weights (the sweep reads every box, whatever the stored one)
+        final = dict(cfg, conf=conf)
+        write_config(tmp / CLASSIFIER, final)
+        torch.save({"config": final, "state_dict": model.state_dict()}, tmp / "cards-cls.pt")
         meta = {
             "name": name or out.name,
             "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),

@@ -202,6 +202,16 @@ def find_cards(img: np.ndarray, expected: int = 13, name: str = "the photo") -> 
     return reading_order(found)
 
 
+def find_jokers(img: np.ndarray, name: str = "the jokers photo") -> list[FoundCard]:
+    """The jokers of a deck on one photo: 1 to 4 of them, apart (two, the usual count, tried first)."""
+    for n in (2, 1, 3, 4):
+        try:
+            return find_cards(img, n, name=name)
+        except EnrolError:
+            continue
+    raise EnrolError(f"{name}: found no joker apart from the others (1 to 4 jokers, face up)")
+
+
 def rectify(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """The card inside `quad` as an upright FACE_W×FACE_H BGRA face (1.2 % grown, rounded corners)."""
     inset = -0.012  # grown a little: the mask hugs the card, and the index sits close to its edge
@@ -239,21 +249,26 @@ def index_box(face: np.ndarray) -> tuple[float, float, float, float] | None:
     return boxes[0] if boxes else None
 
 
-def suit_glyph(face: np.ndarray, box=None) -> np.ndarray | None:
-    """The suit symbol of the face's top-left corner index (its lowest sizeable ink blob) as a GLYPH×GLYPH
-    float mask, or None when the index is not found."""
-    box = box if box is not None else index_box(face)
+def _index_ink(face: np.ndarray, box) -> tuple[np.ndarray, np.ndarray] | None:
+    """The corner index's pixels (BGR) and which of them are ink: darker than its paper, or coloured."""
     if box is None:
         return None
     x1, y1, x2, y2 = (int(round(v)) for v in box)
     sub = face[max(0, y1):y2 + 1, max(0, x1):x2 + 1, :3]
     if sub.size == 0:
         return None
-    grey = cv2.cvtColor(sub, cv2.COLOR_BGR2GRAY)
+    grey = cv2.cvtColor(sub, cv2.COLOR_BGR2GRAY).astype(np.float32)
     hsv = cv2.cvtColor(sub, cv2.COLOR_BGR2HSV)
-    paper = np.percentile(grey, 90)
-    ink = ((paper.astype(np.float32) - grey > 60) | (hsv[..., 1] > 90)).astype(np.uint8)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    return sub, (np.percentile(grey, 90) - grey > 60) | (hsv[..., 1] > 90)
+
+
+def suit_glyph(face: np.ndarray, box=None) -> np.ndarray | None:
+    """The suit symbol of the face's top-left corner index (its lowest sizeable ink blob) as a GLYPH×GLYPH
+    float mask, or None when the index is not found."""
+    got = _index_ink(face, box if box is not None else index_box(face))
+    if got is None:
+        return None
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(got[1].astype(np.uint8), connectivity=8)
     if n <= 1:
         return None
     big = max(stats[1:, cv2.CC_STAT_AREA])
@@ -269,16 +284,10 @@ def suit_glyph(face: np.ndarray, box=None) -> np.ndarray | None:
 
 def ink_colour(face: np.ndarray, box=None) -> np.ndarray | None:
     """The mean Lab colour of the corner index's ink."""
-    box = box if box is not None else index_box(face)
-    if box is None:
+    got = _index_ink(face, box if box is not None else index_box(face))
+    if got is None or got[1].sum() < 5:
         return None
-    x1, y1, x2, y2 = (int(round(v)) for v in box)
-    sub = face[max(0, y1):y2 + 1, max(0, x1):x2 + 1, :3]
-    grey = cv2.cvtColor(sub, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    hsv = cv2.cvtColor(sub, cv2.COLOR_BGR2HSV)
-    ink = (np.percentile(grey, 90) - grey > 60) | (hsv[..., 1] > 90)
-    if ink.sum() < 5:
-        return None
+    sub, ink = got
     return cv2.cvtColor(sub, cv2.COLOR_BGR2LAB)[ink].astype(np.float32).mean(0)
 
 
@@ -295,14 +304,16 @@ def check_suit_photos(cards: dict[str, list[FoundCard]], names: dict[str, str],
     another suit and the card's suit symbol is not more like its own photo's than that suit's.  The symbol
     alone does not decide (clubs and spades are too alike in a small photo).  Cards whose index cannot be
     read are not judged (the learning copes with them)."""
-    glyphs = {s: [suit_glyph(c.face) for c in cs] for s, cs in cards.items()}
+    boxes = {s: [index_box(c.face) for c in cs] for s, cs in cards.items()}  # found once, used twice
+    glyphs = {s: [suit_glyph(c.face, b) if b is not None else None for c, b in zip(cs, boxes[s], strict=True)]
+              for s, cs in cards.items()}
     typical = {}
     for s, gs in glyphs.items():
         ok = [g for g in gs if g is not None]
         if len(ok) >= 5:
             typical[s] = np.median(np.stack(ok), 0)
     for s, cs in cards.items():
-        colours = [ink_colour(c.face) for c in cs]
+        colours = [ink_colour(c.face, b) if b is not None else None for c, b in zip(cs, boxes[s], strict=True)]
         ok = [c for c in colours if c is not None]
         if len(ok) >= 5:
             med = np.median(np.stack(ok), 0)

@@ -68,12 +68,10 @@
   async function refresh() {
     const r = await RR.get("/api/decks");
     if (!r.ok) { message(r.message || "The server cannot be reached.", "bad"); return; }
-    const was = S && S.job && S.job.state;
     S = r;
     renderDecks();
     renderSlots();
     renderJob();
-    if (was === "running" && S.job.state !== "running") renderDecks();
   }
 
   // photos are sent downscaled (longest side 1600 px, JPEG): enough for the cards, small to send
