@@ -82,6 +82,9 @@ def create_app(test_config: dict | None = None, pipeline=None) -> Flask:
     app.register_blueprint(pages_bp)
     app.register_blueprint(stream_bp)
     app.register_blueprint(decks_bp)
+    from . import i18n
+
+    i18n.init_app(app)
 
     @app.before_request
     def _guard():

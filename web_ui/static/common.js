@@ -48,6 +48,14 @@ const RR = (() => {
     return e;
   }
 
+  // the page's language (web_ui/i18n.py): T("English text with {name}", {name: v}) → the translation
+  const CAT = window.RR_CATALOG || {};
+  const lang = window.RR_LANG || "en";
+  function T(text, params) {
+    const s = Object.prototype.hasOwnProperty.call(CAT, text) && CAT[text] ? CAT[text] : text;
+    return params ? s.replace(/\{(\w+)\}/g, (m, k) => (params[k] === undefined ? m : String(params[k]))) : s;
+  }
+
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
 
   function when(ts) {
@@ -56,6 +64,12 @@ const RR = (() => {
   }
 
   document.addEventListener("DOMContentLoaded", () => {
+    // the language is this device's: a cookie the server reads (web_ui/i18n.py), then the page again
+    const pick = document.getElementById("lang-select");
+    if (pick) pick.addEventListener("change", () => {
+      document.cookie = `rr_lang=${encodeURIComponent(pick.value)}; path=/; max-age=${3600 * 24 * 730}; SameSite=Strict`;
+      location.reload();
+    });
     for (const c of document.querySelectorAll(".when[data-ts]")) c.textContent = when(Number(c.dataset.ts));
     // the top bar's height, for what sticks below it (the live screen's entry column)
     const bar = document.querySelector(".topbar");
@@ -65,5 +79,5 @@ const RR = (() => {
   });
 
   return { token, call, send: call, post: (u, b) => call("POST", u, b === undefined ? {} : b), get: (u) => call("GET", u),
-           el, clear, when, pinLocked: meta("pin-required") === "yes" };
+           el, clear, when, T, lang, pinLocked: meta("pin-required") === "yes" };
 })();

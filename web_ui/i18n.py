@@ -1,0 +1,77 @@
+"""The dashboard's languages: Flask-Babel catalogues in web_ui/translations/<lang>/LC_MESSAGES/.
+
+One catalogue a language serves the templates (``{{ _("...") }}``), the Python messages shown to players
+(``gettext``) and the page scripts: ``/i18n/<lang>.js`` sets ``window.RR_CATALOG`` (English source text →
+translation) before ``common.js``, whose ``RR.T(text, params)`` looks a string up and fills ``{name}``
+placeholders.  English is the source language: its catalogue is empty and every string stands as written.
+
+The language is chosen per device: the ``rr_lang`` cookie (set by the picker in the top bar), else the
+browser's Accept-Language, else English.  Refusal codes stay the engine's; only their text is translated.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+from babel.messages.mofile import read_mo
+from flask import Blueprint, Flask, Response, request
+from flask_babel import Babel, get_locale
+
+TRANSLATIONS = Path(__file__).with_name("translations")
+LANGUAGES = {"en": "English", "ro": "Română", "pt": "Português", "it": "Italiano", "sr": "Srpski"}
+DEFAULT = "en"
+COOKIE = "rr_lang"
+
+bp = Blueprint("i18n", __name__)
+
+
+def pick_language() -> str:
+    """The device's language: its cookie, else the browser's preference, else English."""
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(list(LANGUAGES)) or DEFAULT
+
+
+def current_language() -> str:
+    loc = get_locale()
+    return loc.language if loc is not None and loc.language in LANGUAGES else DEFAULT
+
+
+@cache
+def catalogue(lang: str) -> dict[str, str]:
+    """msgid → msgstr of one language's compiled catalogue (empty for English or a missing file)."""
+    mo = TRANSLATIONS / lang / "LC_MESSAGES" / "messages.mo"
+    if lang == DEFAULT or not mo.is_file():
+        return {}
+    with mo.open("rb") as f:
+        cat = read_mo(f)
+    out = {}
+    for m in cat:
+        if m.id and m.string and isinstance(m.id, str) and isinstance(m.string, str):
+            out[m.id] = m.string
+    return out
+
+
+@bp.get("/i18n/<lang>.js")
+def script(lang: str):
+    if lang not in LANGUAGES:
+        lang = DEFAULT
+    cat = json.dumps(catalogue(lang), ensure_ascii=False, sort_keys=True)
+    body = f"window.RR_LANG = {json.dumps(lang)};\nwindow.RR_CATALOG = {cat};\n"
+    resp = Response(body, mimetype="text/javascript")
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
+    Babel(app, locale_selector=pick_language)
+    app.register_blueprint(bp)
+
+    @app.context_processor
+    def _lang_ctx():
+        return {"lang": current_language(), "languages": LANGUAGES}
