@@ -32,7 +32,7 @@ from typing import Any
 
 from referee.strict_json import scrub
 
-from . import engine
+from . import engine, summaries
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -203,6 +203,7 @@ class Store:
             self._db.execute("PRAGMA wal_autocheckpoint=100")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(SCHEMA)
+            self._migrate()
             # a database that can be read but not written is found now, not at the first change
             self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('opened', ?)", (str(time.time()),))
         except sqlite3.DatabaseError as e:
@@ -214,9 +215,16 @@ class Store:
                 raise StoreError(f"{path} is not a Rummy Referee database (not an SQLite file)") from None
             raise StoreError(f"cannot open the database {path}: {msg}") from None
         self._wlock = threading.Lock()  # one writer at a time on the shared connection
+        self._extra_lock = threading.Lock()  # one change of a match's dashboard data at a time
         self._live: OrderedDict[str, LiveMatch] = OrderedDict()  # least recently used first
         self._live_lock = threading.Lock()
         self.is_watched: Callable[[str], bool] = lambda mid: False  # set by the app: screens, camera
+
+    def _migrate(self) -> None:
+        """Columns added since the first version, for a database made by an older one."""
+        cols = {row[1] for row in self._db.execute("PRAGMA table_info(matches)")}
+        if "summary" not in cols:  # the list's cached summary of each match (web_ui/summaries.py)
+            self._db.execute("ALTER TABLE matches ADD COLUMN summary TEXT")
 
     def _take_lock(self, path: str) -> None:
         lock_path = path + ".lock"
@@ -294,34 +302,110 @@ class Store:
     def archive(self, mid: str) -> None:
         """Put a match away: kept on disk with all its events, left out of the list and of `/` (the
         dashboard's data gets `"archived": true`; nothing of the match itself changes)."""
+        self.update_extra(mid, archived=True)
+
+    def restore(self, mid: str) -> None:
+        """Take an archived match back into the list (and into what `/` may open)."""
+        self.update_extra(mid, archived=None)
+
+    def is_archived(self, mid: str) -> bool:
         with self._wlock:
             row = self._db.execute("SELECT extra FROM matches WHERE id = ?", (mid,)).fetchone()
-        if row is None:
-            raise NotFound(mid)
-        extra = dict(_load_json(row[0], {}), archived=True)
-        self._write([("UPDATE matches SET extra = ? WHERE id = ?", (_dump(extra), mid))])
-        live = self._live.get(mid)
-        if live is not None:
-            live.extra["archived"] = True
+        return bool(row and _load_json(row[0], {}).get("archived"))
 
-    def list_matches(self, archived: bool = False) -> list[dict]:
+    def update_extra(self, mid: str, **changes) -> dict:
+        """Change the dashboard's data of a match (its name, archived; a value None takes the key away):
+        on disk, then in memory.  Returns the new data.  Raises NotFound, StoreUnavailable."""
+        with self._extra_lock:  # read and write in turn: two changes at once both stay
+            with self._wlock:
+                row = self._db.execute("SELECT extra FROM matches WHERE id = ?", (mid,)).fetchone()
+            if row is None:
+                raise NotFound(mid)
+            extra = dict(_load_json(row[0], {}))
+            for k, v in changes.items():
+                if v is None:
+                    extra.pop(k, None)
+                else:
+                    extra[k] = v
+            self._write([("UPDATE matches SET extra = ? WHERE id = ?", (_dump(extra), mid))])
+            live = self._live.get(mid)
+            if live is not None:
+                with live.lock:  # a new dict: a state being sent keeps the one it has
+                    live.extra = dict(extra)
+                    live._state_cache = None
+        return extra
+
+    def match_rows(self) -> list[dict]:
+        """Every match (newest change first) with its summary (web_ui/summaries.py), archived ones too.
+
+        A summary is written with each event; one that is missing (a database of an older version, a
+        match made before) or out of date is made again here (from the match in memory when it is there,
+        else from the disk) and kept, so the next read finds it."""
         with self._wlock:
             rows = self._db.execute(
-                "SELECT m.id, m.setup, m.created, m.opened, m.extra, "
+                "SELECT m.id, m.setup, m.created, m.opened, m.extra, m.summary, "
                 "(SELECT COUNT(*) FROM events e WHERE e.match_id = m.id AND e.status = 'accepted'), "
-                "(SELECT MAX(e.created) FROM events e WHERE e.match_id = m.id) "
+                "(SELECT MAX(e.created) FROM events e WHERE e.match_id = m.id), "
+                "(SELECT MAX(e.seq) FROM events e WHERE e.match_id = m.id) "
                 "FROM matches m ORDER BY m.opened DESC, m.created DESC"
             ).fetchall()
+        out, refreshed = [], []
+        for mid, setup, created, opened, extra, summary, n_events, last, seq in rows:
+            version, key = seq or 0, summaries.setup_key(setup)
+            summ = _load_json(summary)
+            if not summaries.is_current(summ, version, key):
+                summ = self._summary(mid, version, key)
+                if summ is None:
+                    continue  # gone meanwhile
+                if summ["v"] == version:
+                    refreshed.append(("UPDATE matches SET summary = ? WHERE id = ?", (_dump(summ), mid)))
+            out.append({"id": mid, "setup": _load_json(setup, {}), "created": created, "opened": opened,
+                        "extra": _load_json(extra, {}), "summary": summ, "moves": n_events,
+                        "last_change": last or created})
+        if refreshed:
+            try:
+                self._write(refreshed)
+            except StoreUnavailable:  # a read still answers; the summaries are made again next time
+                pass
+        return out
+
+    def _summary(self, mid: str, version: int, key: int) -> dict | None:
+        live = self._live.get(mid)
+        if live is None or live.broken or live.version != version:
+            try:
+                live = self._load(mid)
+            except NotFound:
+                return None
+        with live.lock:
+            return summaries.summarize(live.match, live.version, key)
+
+    def _live_summary(self, mid: str, version: int) -> dict | None:
+        """The summary of the match in memory after row `version`, to write with that row (None: not in
+        memory; a summary never stops a change from being written)."""
+        live = self._live.get(mid)
+        if live is None or live.version != version:
+            return None
+        try:
+            with live.lock:
+                return summaries.summarize(live.match, version, summaries.setup_key(_dump(live.match.setup)))
+        except Exception:
+            return None
+
+    def list_matches(self, archived: bool = False) -> list[dict]:
+        """The matches list: each match with its status (not started / in progress / over), the hand
+        being played, totals and winner (from its summary).  `archived`: the archived ones instead."""
         out = []
-        for mid, setup, created, opened, extra, n_events, last in rows:
-            s = _load_json(setup, {})
-            ex = _load_json(extra, {})
+        for r in self.match_rows():
+            s, ex, summ = r["setup"], r["extra"], r["summary"]
             if bool(ex.get("archived")) != archived:
                 continue
-            title = ex.get("title")
-            out.append({"id": mid, "rules": s.get("rules"), "players": s.get("players"), "title": title,
-                        "camera": ex.get("camera"),
-                        "created": created, "opened": opened, "moves": n_events, "last_change": last or created})
+            players = s.get("players") or []
+            out.append({"id": r["id"], "rules": s.get("rules"), "players": players, "title": ex.get("title"),
+                        "camera": ex.get("camera"), "created": r["created"], "opened": r["opened"],
+                        "moves": r["moves"], "last_change": r["last_change"],
+                        "status": summ["status"], "hand": summ["hand"], "hands_played": len(summ["hands"]),
+                        "totals": summ["totals"], "winner": summ["winner"], "archived": bool(ex.get("archived")),
+                        "colors": summaries.player_colors(players, ex.get("colors"))})
         return out
 
     def find_by_extra(self, key: str, value) -> str | None:
@@ -426,7 +510,12 @@ class Store:
              "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
              (mid, act.seq, act.status, _dump(act.event), act.code, act.message, act.source, act.at)),
             ("UPDATE matches SET opened = ? WHERE id = ?", (act.at, mid)),
-        ])
+        ] + self._summary_rows(mid, act.seq))
+
+    def _summary_rows(self, mid: str, version: int) -> list[tuple[str, tuple]]:
+        """The statement that keeps the list's summary with the row written (web_ui/summaries.py)."""
+        summ = self._live_summary(mid, version)
+        return [] if summ is None else [("UPDATE matches SET summary = ? WHERE id = ?", (_dump(summ), mid))]
 
     def _forget(self, live: LiveMatch) -> None:
         """The in-memory match is no longer what the disk says: the next request rebuilds it."""
@@ -514,7 +603,9 @@ class Store:
                "VALUES (?, ?, ?, ?, ?, ?, 'import', ?)")
         self._write([("INSERT INTO matches (id, setup, created, opened, extra) VALUES (?, ?, ?, ?, ?)",
                       (mid, _dump(m.setup), now, now, _dump(extra or {})))]
-                    + [(ins, (mid, i + 1, st, _dump(ev), c, msg, now)) for i, (st, ev, c, msg) in enumerate(rows)])
+                    + [(ins, (mid, i + 1, st, _dump(ev), c, msg, now)) for i, (st, ev, c, msg) in enumerate(rows)]
+                    + [("UPDATE matches SET summary = ? WHERE id = ?",
+                        (_dump(summaries.summarize(m, len(rows), summaries.setup_key(_dump(m.setup)))), mid))])
         live = LiveMatch(id=mid, match=m, created=now, opened=now, extra=dict(extra or {}), version=len(rows),
                          activity=[Activity(i + 1, st, ev, c, msg, "import", now)
                                    for i, (st, ev, c, msg) in enumerate(rows)][-ACTIVITY_KEEP:])
