@@ -122,8 +122,44 @@ RR.EntryPanel = (ctx) => {
     }
     body.append(el("div", { class: "send-row" },
       el("button", { type: "button", class: "btn primary big", id: "send-btn", onclick: send }, "Send"),
+      alternatives().map(([key, text]) => el("button", { type: "button", class: "btn big alt-send", "data-send": key, onclick: () => sendAs(key) }, text)),
       el("span", { class: "preview", id: "send-preview" })));
     updateSend();
+  }
+
+  // One tap an event: the moves that may come instead of the tab's own are one button each beside Send
+  // (draw from the stock or take the discard; meld, lay off or discard the cards picked), so a turn needs
+  // no tab change. The tabs remain for a move's options (the meld a lay-off goes to, a face-down discard).
+  const PLAY = ["meld", "lay_off", "discard"];
+  function alternatives() {
+    const sug = suggested();
+    const top = S.current && S.current.discard && S.current.discard.length ? S.current.discard[S.current.discard.length - 1] : null;
+    if (action === "draw_stock" && sug.includes("draw_discard") && top) return [["draw_discard", RR.T("Take {card}", { card: Cards.label(top) })]];
+    if (action === "draw_discard" && sug.includes("draw_stock")) return [["draw_stock", RR.T("Draw from the stock")]];
+    if (PLAY.includes(action)) {
+      const names = { meld: RR.T("Meld"), lay_off: RR.T("Lay off"), discard: RR.T("Discard") };
+      return PLAY.filter((k) => k !== action && sug.includes(k)).map((k) => [k, names[k]]);
+    }
+    return [];
+  }
+  async function sendAs(key) {
+    const own = action;
+    action = key;
+    const keep = form.extra, keepCards = form.cards;
+    // a tab's own options (the meld of a lay-off, face down) belong to that tab's move only, and so does
+    // the card named on a draw tab (the card drawn from the stock is not the discard's top card)
+    form.extra = key === own ? keep : {};
+    if (key.startsWith("draw_") && key !== own) form.cards = [];
+    const ev = buildEvent();
+    action = own;
+    form.extra = keep;
+    form.cards = keepCards;
+    if (!ev) return;
+    if (await postEvent(ev)) {
+      form.cards = [];
+      if (picker) picker.set([]);
+      updateSend();
+    }
   }
 
   function buildEvent() {
@@ -146,6 +182,12 @@ RR.EntryPanel = (ctx) => {
     if (!p) return;
     const ev = buildEvent();
     p.textContent = ev ? Words.describe(ev).replace(/\?/g, "…") : "";
+    // what each button can send now: a discard is one card, a meld or lay-off needs cards
+    const n = (form.cards || []).length;
+    for (const b of document.querySelectorAll("#entry-body .alt-send")) {
+      const k = b.dataset.send;
+      b.disabled = (k === "discard" && n !== 1) || ((k === "meld" || k === "lay_off") && n === 0);
+    }
   }
 
   async function postEvent(ev) {
@@ -174,7 +216,7 @@ RR.EntryPanel = (ctx) => {
     if (await postEvent(ev)) {
       form.cards = [];
       if (picker) picker.set([]);
-      if (action === "reveal") form.player = null;
+      // (after a reveal the next hand to show is proposed by the new phase: the stream may have come first)
       updateSend();
     }
   }
