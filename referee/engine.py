@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 from .cards import ALL_CARDS, JOKER, PlayedCard, describe
 from .drawing import DrawEvents
 from .errors import Refusal, SetupError
+from .evening import EVENING_REFUSALS, EveningEvents
 from .events import Plan, card_of, need, played_list
 from .hand_end import HandEndEvents
 from .melds import (
@@ -60,7 +61,7 @@ REFUSAL_CODES = (
     "no_hand_in_progress", "hand_in_progress", "reveal_needed", "reveal_mismatch", "reveal_not_needed",
     "wrong_dealer", "wrong_deal_size", "match_over", "rummy_call_not_allowed", "rummy_call_invalid",
     "end_hand_not_allowed", "match_line", "bad_text", "too_deep", "bad_number",
-)
+) + EVENING_REFUSALS
 
 
 class Verdict(NamedTuple):
@@ -81,11 +82,12 @@ class Verdict(NamedTuple):
         return out
 
 
-class Match(DrawEvents, HandEndEvents):
+class Match(DrawEvents, HandEndEvents, EveningEvents):
     """A match of one rule system: setup, accepted events, and the state they give.
 
-    The handlers of taking cards are in `referee.drawing`, those of a hand's end in `referee.hand_end`;
-    what a match shows is in `referee.views`."""
+    The handlers of taking cards are in `referee.drawing`, those of a hand's end in `referee.hand_end`, the
+    host's corrections, target and seating changes in `referee.evening`; what a match shows is in
+    `referee.views`."""
 
     def __init__(self, setup: dict):
         if not isinstance(setup, dict):
@@ -120,6 +122,7 @@ class Match(DrawEvents, HandEndEvents):
         self.match_over = False
         self.match_winner: str | list[str] | None = None
         self._index = {p: i for i, p in enumerate(names)}
+        self._overrides: dict[str, Any] = {}  # options changed since the match line (set_target)
         r = self.rules
         self.deck = Counter({c: r.multiplicity for c in ALL_CARDS})
         if r.jokers:
@@ -204,6 +207,8 @@ class Match(DrawEvents, HandEndEvents):
 
     def summary(self) -> dict:
         winner = self.match_winner
+        left = self.left_players()
+        extra = {"left_players": list(left), "left_totals": left} if left else {}
         return {
             "rules": self.rules.name,
             "players": list(self.players),
@@ -214,7 +219,7 @@ class Match(DrawEvents, HandEndEvents):
             "target": self.rules.target,
             "match_hands": self.rules.match_hands,
             "options": self.rules.to_json(),
-        }
+        } | extra
 
     def current_player(self) -> str | None:
         h = self.hand
@@ -590,6 +595,8 @@ class Match(DrawEvents, HandEndEvents):
         "deal": _ev_deal, "draw": DrawEvents._ev_draw, "meld": _ev_meld, "lay_off": _ev_lay_off,
         "discard": _ev_discard, "reveal": HandEndEvents._ev_reveal, "call_rummy": DrawEvents._ev_call_rummy,
         "end_hand": HandEndEvents._ev_end_hand, "hand_result": HandEndEvents._ev_hand_result,
+        "correct_hand": EveningEvents._ev_correct_hand, "set_target": EveningEvents._ev_set_target,
+        "seat_players": EveningEvents._ev_seat_players,
     }
 
 

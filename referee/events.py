@@ -22,10 +22,12 @@ class Plan(NamedTuple):
 # what players call an event and its fields, for the refusal of an event that lacks one
 EVENT_WORDS = {"deal": "a deal", "draw": "a draw", "meld": "a meld", "lay_off": "a lay-off", "discard": "a discard",
                "reveal": "showing a hand", "call_rummy": "a Rummy! call", "end_hand": "ending the hand",
-               "hand_result": "a hand's result"}
+               "hand_result": "a hand's result", "correct_hand": "a correction of a hand",
+               "set_target": "a change of the target", "seat_players": "a change of the players at the table"}
 FIELD_WORDS = {"upcard": "the first card of the discard pile", "card": "the card", "cards": "the cards",
                "player": "the player", "dealer": "the dealer", "from": "where the card comes from (stock or discard)",
-               "meld": "the meld", "winner": "who went out"}
+               "meld": "the meld", "winner": "who went out", "hand": "the hand's number",
+               "target": "the target score", "players": "the players, in seating order"}
 
 
 def need(event: dict, key: str) -> Any:

@@ -13,7 +13,7 @@ from .errors import Refusal
 from .events import Plan, card_of, need
 from .melds import describe_cards, hand_value
 from .options import GoingRummy, Scoring
-from .scoring import match_winners, next_dealer, score_hand, winner_points
+from .scoring import next_dealer, score_hand, winner_points
 from .state import Hand, Phase, Result
 
 if TYPE_CHECKING:
@@ -238,7 +238,4 @@ class HandEndEvents:
             "details": details, "totals_after": {P[i]: self.totals[i] for i in range(len(P))},
         })
         self.next_dealer = next_dealer(self.rules, len(P), dealer, winner)
-        won = match_winners(self.rules, self.totals, len(self.hands_done), result, winner)
-        if won is not None:
-            self.match_over = True
-            self.match_winner = None if not won else P[won[0]] if len(won) == 1 else [P[i] for i in won]
+        self._check_match_end()  # referee.evening: also after a correction between hands

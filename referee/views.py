@@ -54,13 +54,16 @@ def legal_moves(m: Match) -> dict:
     already accounted for; `playable` lists the current player's known cards that fit some meld.
     """
     h = m.hand
+    # the host's changes (referee.evening) come after the moves: a screen suggests the first allowed type
+    fix = ["correct_hand"] if m.hands_done else []
     if m.match_over:
-        return {"player": None, "phase": "match_over", "allowed": []}
+        return {"player": None, "phase": "match_over", "allowed": fix + (["set_target"] if m.rules.target else [])}
     if h is None or (h.phase == Phase.OVER and not (h.awaiting or h.facedown_pending)):
-        return {"player": None, "phase": "between_hands", "allowed": ["deal", "hand_result"],
+        return {"player": None, "phase": "between_hands",
+                "allowed": ["deal", "hand_result"] + fix + (["set_target"] if m.rules.target else []) + ["seat_players"],
                 "dealer": None if m.next_dealer is None else m.players[m.next_dealer]}
     if h.phase == Phase.OVER:
-        return {"player": None, "phase": "reveal", "allowed": ["reveal"],
+        return {"player": None, "phase": "reveal", "allowed": ["reveal"] + fix,
                 "awaiting_reveal": [m.players[i] for i in sorted(h.awaiting)]}
     r = m.rules
     seen = h.seen()
@@ -90,6 +93,6 @@ def legal_moves(m: Match) -> dict:
             allowed.insert(1, "lay_off")
         if r.max_melds_per_turn is not None and h.turn.melds >= r.max_melds_per_turn:
             allowed.remove("meld")
-    return {"player": m.players[p], "phase": h.phase, "allowed": allowed, "draw_from": draw_from,
+    return {"player": m.players[p], "phase": h.phase, "allowed": allowed + fix, "draw_from": draw_from,
             "layoff_targets": targets, "playable": playable, "must_use": h.turn.must_use,
             "cannot_discard": h.turn.single_taken}
