@@ -10,9 +10,19 @@ their ids, the discard pile, whose turn it is, the phase, hand counts) and deriv
   stock, without a card (hidden-hand mode).
 - ``meld``: a group of at least three new cards in the current player's zone.
 - ``lay_off``: new cards in a group that holds cards of a meld on the table, with that meld's number.
-- ``discard``: a new card on the discard pile.
+- ``discard``: a new card on the discard pile; where the rules let the last card go face down (Basic's
+  CGI-4), a face-down card on the pile when the current player holds exactly one card
+  (``{"face_down": true}``, no card: nobody saw it).
+- a deep pickup (Rummy 500, ``discard_draw: top_or_deep``): the top cards of the pile vanish down to a
+  card that is still there, and the player's play uses them: a draw from the discard pile naming the deepest
+  card taken (the referee then checks that it is used at once).
+- ``end_hand`` on an empty stock (where the rules end the hand there, Rummy 500's R500-10): proposed, never
+  applied by itself, since the player may still take from the pile; once declined it is not asked again in
+  that turn.  An ``end_hand`` by agreement and a "Rummy!" call come from the dashboard.
+- the stock turned over (recycled) is derived by the referee from a draw on an empty stock; the pile that
+  vanishes with it is not a pickup (the draw is from the stock while the referee's stock is empty).
 - ``reveal``: after someone went out, the new cards spread in a player's zone, once as many as the referee
-  counts in that hand.
+  counts in that hand; the winner's face-down last card when it is turned face up on the pile.
 
 Each event goes to the referee at once. A refused one is reported (code and message from the referee) and its
 cards are set aside until they leave the table. An event the observer is unsure of (a card whose identity vote
@@ -30,8 +40,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from referee import Phase
-from referee.options import Scoring
+from referee.options import DiscardDraw, Scoring
 from vision.interfaces import Outcome, Referee
+from vision.layout import DISCARD
 from vision.snapshot import TableSnapshot
 
 
@@ -47,6 +58,7 @@ class _Candidate:
     reason: str = ""
     cards: tuple[str, ...] = ()
     follow: _Candidate | None = None  # an inferred draw: the visible move that implies it
+    turn: tuple | None = None  # an empty-stock end of hand: the turn it was asked in
 
 
 class Observer:
@@ -74,6 +86,7 @@ class Observer:
         self._top_taken = False
         self._last: TableSnapshot | None = None
         self._options: dict = {}  # the match's rule options (public_state()["options"])
+        self._declined_end = None  # the turn whose "end the hand on the empty stock?" was answered no
         self.outcomes: list[Outcome] = []
 
     # ---- public API ------------------------------------------------------------------------------
@@ -106,6 +119,8 @@ class Observer:
             if cand is None:
                 return False
             self._disputed.update(cand.cards)
+            if cand.turn is not None:
+                self._declined_end = cand.turn  # the players play on: not asked again this turn
             if self._last is not None:
                 self._derive()
             return True
@@ -224,7 +239,16 @@ class Observer:
     def _reveal_candidate(self, snap: TableSnapshot, cur: dict) -> _Candidate | None:
         known = self._known(cur)
         counts = cur.get("hand_counts") or {}
+        pile = cur.get("discard") or []
         for p in cur.get("awaiting_reveal") or []:
+            if p == cur.get("winner") and pile and pile[-1] == "??":
+                # the winner's face-down last card (CGI-4), turned face up on the pile
+                shown = [c for c in snap.discard if c not in known and c not in self._disputed]
+                if not shown:
+                    continue
+                x = shown[-1]
+                return _Candidate({"type": "reveal", "player": p, "cards": [x]}, self._conf(snap, [x]),
+                                  f"is {x} the card {p} discarded face down?", (x,))
             need = int(counts.get(p, 0))
             new = [c for g in snap.players.get(p, ()) for c in g.cards if c not in known and c not in self._disputed]
             if need == 0:
@@ -257,8 +281,10 @@ class Observer:
         known = set(pile) | set(meld_of)
         skip = known | self._disputed
         top = pile[-1] if pile else None
+        taken: list[str] = []  # pile cards that may have been taken this turn, deepest first
         if phase == Phase.DRAW and top is not None and top not in snap.discard:
-            skip.discard(top)  # the top discard may have been taken into a meld
+            taken = self._taken_from_pile(pile, snap.discard)
+            skip.difference_update(taken)  # the top discard (or, deep, several) may have gone into a meld
 
         # where each player scores the cards they lay off (Rummy 500), those lie in the layer's own zone
         lay_in_own_zone = self._options.get("scoring") == Scoring.MELD_MINUS_HAND
@@ -305,6 +331,8 @@ class Observer:
         if new_discards:
             x = new_discards[0]
             plays.append(_Candidate({"type": "discard", "player": player, "card": x}, 1.0, "", (x,)))
+        elif self._face_down_last(snap, cur, player, plays):
+            plays.append(_Candidate({"type": "discard", "player": player, "face_down": True}, 1.0, "", ()))
         elif not plays:
             missed = self._missed_discard(player, new_groups, cur)
             if missed is not None:
@@ -315,13 +343,55 @@ class Observer:
                 c.confidence = conf
                 c.reason = c.reason or f"not sure of {' '.join(c.cards)} ({conf:.0%})"
         if not plays:
-            return None
+            return self._empty_stock_end(cur, player) if phase == Phase.DRAW else None
         if phase == Phase.DRAW:
             used = {c for p in plays for c in p.cards}
-            from_discard = top is not None and top not in snap.discard and (self._top_taken or top in used)
+            from_discard = top is not None and top not in snap.discard and (
+                self._top_taken or any(c in used for c in taken))
             ev = {"type": "draw", "player": player, "from": "discard" if from_discard else "stock"}
+            deep = [c for c in taken[:-1] if c in used]  # a deep pickup: down to the deepest card used
+            if from_discard and deep:
+                ev["card"] = deep[0]
             return _Candidate(ev, 1.0, follow=plays[0])
         return plays[0]
+
+    def _taken_from_pile(self, pile: list[str], seen: tuple[str, ...]) -> list[str]:
+        """The cards off the top of the pile that are no longer there (deepest first): the top card, or where
+        the rules allow a deep pickup, every card above the highest one still seen (all, if none is)."""
+        if self._options.get("discard_draw") != DiscardDraw.TOP_OR_DEEP:
+            return pile[-1:]
+        visible = set(seen)
+        k = 0
+        while k < len(pile) and pile[-1 - k] not in visible:
+            k += 1
+        if k < len(pile) and seen and seen[-1] != pile[-1 - k]:
+            return pile[-1:]  # the pile does not show as a shorter pile: no deep pickup read from it
+        return pile[len(pile) - k:]
+
+    def _face_down_last(self, snap: TableSnapshot, cur: dict, player: str, plays: list[_Candidate]) -> bool:
+        """A face-down card on the pile is the current player's last card (CGI-4) when, after the plays seen,
+        exactly one card is left in that hand and the referee accepts it."""
+        if not self._options.get("final_discard_face_down") or snap.backs.get(DISCARD, 0) <= 0:
+            return False
+        held = int((cur.get("hand_counts") or {}).get(player, 0)) + (1 if cur.get("phase") == Phase.DRAW else 0)
+        held -= sum(len(c.cards) for c in plays)
+        return held == 1 and (bool(plays) or self._legal({"type": "discard", "player": player, "face_down": True}))
+
+    def _empty_stock_end(self, cur: dict, player: str) -> _Candidate | None:
+        """On an empty stock that cannot be turned over, where the rules end the hand there (R500-10): ask the
+        table, since the player may still take from the pile. Offline (`auto_confirm`) nobody can answer, so
+        nothing is asked."""
+        if self.auto_confirm or cur.get("stock_count") != 0:
+            return None
+        turn = (cur.get("number"), player, len(cur.get("discard") or []))
+        if turn == self._declined_end:
+            return None
+        if self.referee.check({"type": "draw", "player": player, "from": "stock"}).ok:
+            return None  # the pile is turned over into a new stock: play goes on
+        ev = {"type": "end_hand", "reason": "stock_empty"}
+        if not self.referee.check(ev).ok:
+            return None
+        return _Candidate(ev, 0.0, f"the stock is empty: does the hand end here, before {player} plays?", (), turn=turn)
 
     def _missed_discard(self, player: str, new_groups: list, cur: dict) -> _Candidate | None:
         """Nothing to see for the current player, but the next one shows a new meld: the discard was picked up
@@ -350,10 +420,16 @@ class Observer:
         cur = self.referee.public_state().get("current") or {}
         after = []
         if cur.get("phase") == Phase.DRAW:
-            pile = cur.get("discard") or []
-            taken = bool(pile) and _physical(pile[-1]) in {_physical(c) for c in ev.get("cards", [])}
-            after.append({"type": "draw", "player": cur.get("current_player"),
-                          "from": "discard" if taken else "stock"})
+            pile = [_physical(c) for c in cur.get("discard") or []]
+            used = {_physical(c) for c in ev.get("cards", [])}
+            draw = {"type": "draw", "player": cur.get("current_player"), "from": "stock"}
+            if pile and pile[-1] in used:
+                draw["from"] = "discard"
+            elif self._options.get("discard_draw") == DiscardDraw.TOP_OR_DEEP:
+                deep = [i for i, c in enumerate(pile) if c in used]
+                if deep:  # the deepest pile card the play uses, and every card above it
+                    draw.update({"from": "discard", "card": pile[deep[0]]})
+            after.append(draw)
         return self.referee.check(ev, after=after).ok
 
     def _ambiguous_layoff(self, ev: dict, ids: list[int], new: list[str]) -> _Candidate:

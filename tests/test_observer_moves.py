@@ -1,0 +1,135 @@
+"""The moves the camera learnt in issue 12, from table snapshots (fake, no model), checked by the referee:
+the face-down last discard (Basic), a deep pickup (Rummy 500), the end of a hand on an empty stock (asked,
+not assumed), and the stock turned over (Basic)."""
+
+from referee import Match
+from referee.cards import ALL_CARDS
+from vision.observer import Observer
+from vision.snapshot import Group, TableSnapshot
+
+
+def snap(players, discard=(), backs=None, **zones):
+    zs = {p: tuple(Group(tuple(g), (0, 0, 1, 1)) for g in zones.get(p, [])) for p in players}
+    return TableSnapshot(discard=tuple(discard), players=zs, backs=backs or {})
+
+
+def events(o):
+    return [{k: v for k, v in e.items() if k != "hands"} for e in o.referee.events]
+
+
+def test_the_last_card_face_down_on_the_pile_goes_out_in_basic():
+    P = ["Ana", "Ben", "Cleo"]
+    o = Observer(Match({"type": "match", "rules": "basic", "players": P}), "Ana")
+    o.observe(snap(P, ["5C"]))
+    run, sets = ["7H", "8H", "9H", "10H"], ["KS", "KD", "KC"]
+    o.observe(snap(P, ["5C"], Ben=[run]))  # Ben draws (8 cards) and melds 4
+    o.observe(snap(P, ["5C"], Ben=[run, sets]))  # and 3: one card left
+    assert o.referee.public_state()["current"]["hand_counts"]["Ben"] == 1
+    # a face-down card on the pile: nobody sees it, the count says it is his last one
+    out = o.observe(snap(P, ["5C"], backs={"discard": 1}, Ben=[run, sets]))
+    assert [x["event"] for x in out] == [{"type": "discard", "player": "Ben", "face_down": True}]
+    assert out[0]["ok"]
+    cur = o.referee.public_state()["current"]
+    assert cur["winner"] == "Ben" and set(cur["awaiting_reveal"]) >= {"Ana", "Cleo"}
+    # the hidden card is turned face up on the pile (CGI-4), the others spread their hands
+    out = o.observe(snap(P, ["5C", "QH"], Ben=[run, sets]))
+    assert [x["event"] for x in out] == [{"type": "reveal", "player": "Ben", "cards": ["QH"]}] and out[0]["ok"]
+    ana = ["2C", "3C", "4C", "6D", "7D", "8S", "JD"]
+    cleo = ["2S", "3S", "4S", "6H", "AC", "AD", "QC"]
+    out = o.observe(snap(P, ["5C", "QH"], Ana=[ana], Ben=[run, sets], Cleo=[cleo]))
+    assert [x["event"]["player"] for x in out] == ["Ana", "Cleo"] and all(x["ok"] for x in out)
+    hand = o.referee.public_state()["hands"][-1]
+    # Ana 2+3+4+6+7+8+10 = 40, Cleo 2+3+4+6+1+1+10 = 27; all of Ben's cards went in one turn: going rummy, x2
+    assert hand["winner"] == "Ben" and hand["going_rummy"] and hand["points"]["Ben"] == 2 * (40 + 27)
+
+
+def test_a_face_down_card_is_no_discard_while_more_cards_are_held_or_where_the_rules_say_face_up():
+    P = ["Ana", "Ben", "Cleo"]
+    o = Observer(Match({"type": "match", "rules": "basic", "players": P}), "Ana")
+    o.observe(snap(P, ["5C"]))
+    o.observe(snap(P, ["5C"], Ben=[["7H", "8H", "9H"]]))  # Ben holds 5
+    assert o.observe(snap(P, ["5C"], backs={"discard": 1}, Ben=[["7H", "8H", "9H"]])) == []
+    o2 = Observer(Match({"type": "match", "rules": "classic", "players": P}), "Ana")  # discards face up (C-6.1)
+    o2.observe(snap(P, ["5C"]))
+    o2.observe(snap(P, ["5C"], Ben=[["7H", "8H", "9H", "10H"]]))
+    o2.observe(snap(P, ["5C"], Ben=[["7H", "8H", "9H", "10H"], ["KS", "KD", "KC"]]))
+    assert o2.observe(snap(P, ["5C"], backs={"discard": 1}, Ben=[["7H", "8H", "9H", "10H"], ["KS", "KD", "KC"]])) == []
+
+
+def test_a_deep_pickup_in_rummy500_names_the_deepest_card_taken():
+    P = ["Ana", "Ben"]
+    o = Observer(Match({"type": "match", "rules": "rummy500", "players": P}), "Ana")
+    o.observe(snap(P, ["5C"]))
+    o.observe(snap(P, ["5C", "9H"]))  # Ben draws from the stock and discards the 9H
+    o.observe(snap(P, ["5C", "9H", "KD"]))  # Ana: the KD
+    # Ben takes the 9H and the KD above it, and melds the 9H with two of his own
+    out = o.observe(snap(P, ["5C"], Ben=[["9H", "9S", "9D"]]))
+    assert [x["event"] for x in out] == [{"type": "draw", "player": "Ben", "from": "discard", "card": "9H"},
+                                         {"type": "meld", "player": "Ben", "cards": ["9H", "9S", "9D"]}]
+    assert all(x["ok"] for x in out)
+    assert o.referee.public_state()["current"]["discard"] == ["5C"]
+
+
+def test_only_the_top_card_is_taken_where_deep_pickups_are_not_allowed():
+    P = ["Ana", "Ben", "Cleo"]
+    o = Observer(Match({"type": "match", "rules": "basic", "players": P}), "Ana")
+    o.observe(snap(P, ["5C"]))
+    o.observe(snap(P, ["5C", "9H"]))
+    o.observe(snap(P, ["5C", "9H", "KD"]))
+    # Ana meld the 9H from below the top: not a pickup in Basic, the 9H is still a known pile card
+    out = o.observe(snap(P, ["5C"], Ana=[["9H", "9S", "9D"]]))
+    assert not any(x["event"].get("card") == "9H" and x["event"]["type"] == "draw" for x in out)
+
+
+def _empty_the_stock(m: Match, players: list[str]) -> list[str]:
+    """Draw from the stock and discard an unseen card turn after turn until the stock is empty."""
+    fresh = iter(c for c in ALL_CARDS if c not in ("5C",))
+    m.apply({"type": "deal", "dealer": players[0], "upcard": "5C"})
+    pile = ["5C"]
+    while m.public_state()["current"]["stock_count"] > 0:
+        p = m.public_state()["current"]["current_player"]
+        assert m.apply({"type": "draw", "player": p, "from": "stock"}).ok
+        c = next(fresh)
+        assert m.apply({"type": "discard", "player": p, "card": c}).ok, c
+        pile.append(c)
+        if not m.public_state()["current"]["discard"]:
+            break  # the pile was turned over into a new stock
+    return pile
+
+
+def test_an_empty_stock_in_rummy500_is_asked_about_not_assumed():
+    P = ["Ana", "Ben"]
+    m = Match({"type": "match", "rules": "rummy500", "players": P})
+    pile = _empty_the_stock(m, P)
+    o = Observer(m, "Ana")
+    out = o.observe(snap(P, pile))
+    assert [x["event"] for x in out] == [{"type": "end_hand", "reason": "stock_empty"}]
+    assert out[0]["proposed"] and "stock is empty" in out[0]["message"]
+    [p] = o.pending()
+    assert o.reject(p["id"])  # the player takes from the pile instead: not asked again this turn
+    assert o.observe(snap(P, pile)) == [] and o.pending() == []
+    o2 = Observer(m, "Ana")
+    o2.observe(snap(P, pile))
+    o2.confirm(o2.pending()[0]["id"])
+    assert m.events[-1] == {"type": "end_hand", "reason": "stock_empty"}
+    cur = m.public_state()["current"]
+    assert cur["result"] == "stock_empty" and cur["phase"] == "over"
+    # offline (track) nobody can answer: nothing is asked, nothing applied
+    m3 = Match({"type": "match", "rules": "rummy500", "players": P})
+    pile3 = _empty_the_stock(m3, P)
+    assert Observer(m3, "Ana", auto_confirm=True).observe(snap(P, pile3)) == []
+
+
+def test_the_stock_turned_over_in_basic_is_no_pickup():
+    P = ["Ana", "Ben"]
+    m = Match({"type": "match", "rules": "basic", "players": P})
+    _empty_the_stock(m, P)
+    cur = m.public_state()["current"]
+    # the referee turned the pile over into a new stock (BAS-8): the table shows no pile now
+    assert cur["stock_count"] > 0 and cur["discard"] == []
+    o = Observer(m, "Ana")
+    p = cur["current_player"]
+    out = o.observe(snap(P, ["7C"]))  # the next player draws from the new stock and discards
+    assert [x["event"] for x in out] == [{"type": "draw", "player": p, "from": "stock"},
+                                         {"type": "discard", "player": p, "card": "7C"}]
+    assert all(x["ok"] for x in out)
