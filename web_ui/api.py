@@ -15,19 +15,21 @@ import csv
 import hashlib
 import io
 import json
+import threading
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
+from flask_babel import gettext
 
 from referee import strict_json
 
-from . import engine
+from . import engine, summaries
 from .services import get_matches, get_store
 from .store import NotFound
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 # keys of a match body that are the dashboard's, not the engine's (not written to the log)
-EXTRA_KEYS = ("dealer", "camera", "layout", "title")
+EXTRA_KEYS = ("dealer", "camera", "layout", "title", "colors")
 
 
 def _source() -> str:
@@ -79,6 +81,8 @@ def _split_setup(body):
         setup, extra = strict_json.split_match_object(body, EXTRA_KEYS)
         if extra.get("title") is not None:
             strict_json.check_name(extra["title"], "the match title", strict_json.MAX_TITLE)
+        if extra.get("colors") is not None:  # {"Ana": "#ffd166"}: each player's colour on the screens
+            extra["colors"] = summaries.check_colors(extra["colors"], setup.get("players"))
     except strict_json.StrictJSONError as e:
         return None, None, _err(422, e.code, e.message[:1].upper() + e.message[1:] + ".")
     for k in ("camera", "layout"):
@@ -105,7 +109,9 @@ def create_match():
 
 @bp.get("/matches")
 def list_matches():
-    return jsonify(matches=get_store().list_matches(), last=get_store().last_match_id())
+    """The matches list (each with status, hand, totals, winner); `?archived=1`: the archived ones."""
+    archived = request.args.get("archived") in ("1", "true", "yes")
+    return jsonify(matches=get_store().list_matches(archived=archived), last=get_store().last_match_id())
 
 
 @bp.get("/matches/<mid>")
@@ -139,6 +145,79 @@ def undo(mid):
     if act is None:
         return _err(409, "nothing_to_undo", "There is nothing to take back.")
     return jsonify(ok=True, undone=act.event, version=act.seq), 200
+
+
+# -- the host's evening: redo after undo, rematch (issue 13; corrections are events: referee/evening.py) -------
+@bp.post("/matches/<mid>/redo")
+def redo(mid):
+    """Apply again the event undone last: several undos, several redos, in order. A new event after an undo
+    clears what could be redone. Written as a new accepted row (code `redo`): the feed shows it."""
+    _get_or_404(mid)
+    err = _optional_body()
+    if err:
+        return err
+    out = get_matches().redo(mid, source=_source())
+    if out is None:
+        return _err(409, "nothing_to_redo", gettext("There is nothing to redo."))
+    verdict, act = out
+    if act is None:
+        return _err(409, "redo_refused", gettext("This can no longer be redone: %(why)s",
+                                                 why=verdict.message or verdict.code))
+    return jsonify(ok=True, redone=act.event, version=act.seq), 200
+
+
+REMATCH_KEEP = ("camera", "layout")  # the dashboard's data a rematch keeps (the same table), beside title and colours
+_rematch_lock = threading.Lock()  # two tablets tapping Rematch at once make one match
+
+
+def _rematch_title(extra: dict) -> tuple[str | None, int]:
+    """The rematch's name: the first match's name with "(rematch)", then "(rematch 2)", ...; and its number."""
+    number = int(extra.get("rematch_number") or 0) + 1
+    base = extra.get("rematch_base") or extra.get("title")
+    if not isinstance(base, str) or not base.strip():
+        return None, number
+    base = base.strip()[: strict_json.MAX_TITLE - 20]
+    if number == 1:
+        return gettext("%(title)s (rematch)", title=base), number
+    return gettext("%(title)s (rematch %(number)s)", title=base, number=number), number
+
+
+@bp.post("/matches/<mid>/rematch")
+def rematch(mid):
+    """A new match with the same rules, the players seated now (same seats), the options as they are now (a
+    changed target included) and the name with "(rematch)"; its first dealer is the player after the first
+    dealer of this match (clockwise). `extra.rematch_of` links back. A second rematch of the same match opens
+    the first one's (200, `"existing": true`) unless that one was put away."""
+    live = _get_or_404(mid)
+    err = _optional_body()
+    if err:
+        return err
+    store = get_store()
+    with _rematch_lock:
+        before = store.find_by_extra("rematch_of", mid)
+        if before is not None and not store.get(before).extra.get("archived"):
+            return jsonify(ok=True, id=before, existing=True), 200
+        with live.lock:
+            setup = live.match.rematch_setup()
+            first = live.match.first_dealer() or live.extra.get("dealer")
+        players = setup["players"]
+        extra = {k: live.extra[k] for k in REMATCH_KEEP if live.extra.get(k) is not None}
+        if first in players:
+            extra["dealer"] = players[(players.index(first) + 1) % len(players)]
+        colors = live.extra.get("colors")
+        if isinstance(colors, dict) and any(p in colors for p in players):
+            extra["colors"] = {p: colors[p] for p in players if p in colors}
+        title, number = _rematch_title(live.extra)
+        if title:
+            extra["title"] = title
+            extra["rematch_base"] = live.extra.get("rematch_base") or live.extra.get("title").strip()
+        extra.update(rematch_of=mid, rematch_number=number)
+        try:
+            new = store.create_match(setup, extra)
+        except engine.setup_error_type() as e:  # only if the rules changed since: the match line was valid
+            return _err(422, getattr(e, "code", "bad_setup"), getattr(e, "message", str(e)))
+    get_matches().follow(new.id)
+    return jsonify(ok=True, id=new.id), 201
 
 
 @bp.get("/matches/<mid>/log")
@@ -208,6 +287,8 @@ def import_text(text: str):
                             .encode("utf-8")).hexdigest()
     before = get_store().find_by_extra("import_digest", digest)
     if before is not None:
+        if get_store().is_archived(before):  # importing it again asks for it back: into the list
+            get_store().restore(before)
         live = get_store().get(before)
         return {"ok": True, "id": before, "duplicate": True, "accepted": len(live.match.events), "refused": [],
                 "message": "This game log was imported before: its match is opened."}, 200
@@ -287,3 +368,105 @@ def presets():
     # the allowed values of the enumerated and yes/no options, for the form's "all options" section
     choices, booleans = rp.option_choices()
     return jsonify(presets=out, choices=choices, booleans=booleans)
+
+
+# -- the host's evening: rename, archive and restore a match; players and statistics ------------------
+RENAME_MAX = 60  # as the new-match form's name field
+
+
+def _optional_body():
+    """An action without arguments: no body, or a JSON object (anything else is a 4xx that says so)."""
+    raw, err = read_body(current_app.config["MAX_EVENT_BYTES"])
+    if err:
+        return err
+    if not raw.strip():
+        return None
+    try:
+        body = strict_json.loads(raw)
+    except strict_json.StrictJSONError as e:
+        return _err(400, e.code, f"The body was refused: {e.message}.")
+    if not isinstance(body, dict):
+        return _err(422, "bad_body", gettext("Send no body, or a JSON object."))
+    return None
+
+
+@bp.route("/matches/<mid>/title", methods=["POST", "PATCH"])
+def rename_match(mid):
+    """`{"title": "Friday at Ana's"}` names the match; `{"title": null}` takes its name away."""
+    _get_or_404(mid)
+    body, err = _json_body()
+    if err:
+        return err
+    if not isinstance(body, dict) or "title" not in body:
+        return _err(422, "bad_body", gettext('Send {"title": "the new name"} (or null to take the name away).'))
+    unknown = sorted(set(body) - {"title"})
+    if unknown:
+        return _err(422, "bad_body", gettext("Unknown field: %(name)s.", name=unknown[0][:40]))
+    title = body["title"]
+    if title is not None:
+        try:
+            title = strict_json.check_name(title, "the match name", RENAME_MAX).strip()
+        except strict_json.StrictJSONError as e:
+            return _err(422, e.code, e.message[:1].upper() + e.message[1:] + ".")
+    get_store().update_extra(mid, title=title)
+    get_matches().changed(mid, None)  # open screens get the new name
+    return jsonify(ok=True, id=mid, title=title), 200
+
+
+def _archive_action(mid, archived: bool):
+    _get_or_404(mid)
+    err = _optional_body()
+    if err:
+        return err
+    if archived:
+        get_store().archive(mid)
+    else:
+        get_store().restore(mid)
+    get_matches().changed(mid, None)
+    return jsonify(ok=True, id=mid, archived=archived), 200
+
+
+@bp.post("/matches/<mid>/archive")
+def archive_match(mid):
+    """"Delete" from the list: the match stays on disk with every event and can be restored."""
+    return _archive_action(mid, True)
+
+
+@bp.post("/matches/<mid>/restore")
+def restore_match(mid):
+    return _archive_action(mid, False)
+
+
+@bp.get("/players")
+def players():
+    """The names used before (most recent first) with the colour each had last, the seating of the match
+    started last, and the palette; from the matches in the list (archived ones are forgotten)."""
+    rows = [r for r in get_store().match_rows() if not r["extra"].get("archived")]
+    out = summaries.known_players(rows)
+    return jsonify(players=out["players"], last=out["last"], palette=list(summaries.PALETTE))
+
+
+def stats_query():
+    """(rule system or None, include archived, error response or None) from `?rules=&archived=`."""
+    rules = request.args.get("rules") or None
+    if rules in ("all", ""):
+        rules = None
+    if rules is not None and rules not in engine.RULES:
+        return None, False, _err(422, "unknown_rules", gettext("Unknown rule system: %(name)s.", name=rules[:40]))
+    return rules, request.args.get("archived") in ("1", "true", "yes"), None
+
+
+def stats_rows(include_archived: bool) -> list[dict]:
+    return [r for r in get_store().match_rows() if include_archived or not r["extra"].get("archived")]
+
+
+@bp.get("/stats")
+def stats():
+    """Statistics per player across matches (summaries.player_stats): `?rules=basic` one rule system
+    (scores mean different things in each), `?archived=1` archived matches too."""
+    rules, archived, err = stats_query()
+    if err:
+        return err
+    rows = stats_rows(archived)
+    return jsonify(rules=rules, archived=archived, matches=sum(1 for r in rows if rules in (None, r["setup"].get("rules"))),
+                   players=summaries.player_stats(rows, rules))

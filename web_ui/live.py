@@ -88,6 +88,12 @@ class MatchService:
             self.changed(mid, act.as_json())
         return act
 
+    def redo(self, mid: str, source: str | None = None):
+        out = self.store.redo(mid, source)
+        if out is not None and out[1] is not None:
+            self.changed(mid, out[1].as_json())
+        return out
+
     # -- camera -------------------------------------------------------------------------------------
     def attach(self, pipeline: CameraPipeline) -> None:
         self.pipeline = pipeline

@@ -4,7 +4,9 @@ Tables
 - ``matches``: one row per match (id, the normalised ``match`` line, created/opened times).
 - ``events``: append-only. ``status`` is ``accepted`` (an event of the game log), ``refused`` (kept so
   every screen can show what was refused and why; not part of the log) or ``undo`` (takes back the
-  last accepted event that is not already taken back).
+  last accepted event that is not already taken back). An ``accepted`` row with the code ``redo`` applies
+  again the event undone last: the redo stack is derived from the rows (an undo pushes its event, a redo
+  pops it, any other accepted event clears the stack), so it survives a restart.
 
 The match state is never stored: it is what replaying the accepted events through the rules engine
 gives (event sourcing). Writes use WAL with ``synchronous=FULL``: when ``append`` returns, the row is
@@ -64,6 +66,7 @@ BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
 """
 
 ACTIVITY_KEEP = 30
+REDO = "redo"  # the code of an accepted row that applies again an event taken back (Store.redo)
 LIVE_CACHE = 8  # matches kept in memory that no screen and no camera watches (least recently used)
 
 
@@ -127,6 +130,7 @@ class LiveMatch:
     lock: threading.RLock = field(default_factory=threading.RLock)  # the in-memory match (short holds)
     write_lock: threading.Lock = field(default_factory=threading.Lock)  # one writer at a time, through the commit
     broken: bool = False  # a commit failed: this object no longer matches the disk
+    redo: list[dict] = field(default_factory=list)  # events undone and not yet redone, the next one last
     _state_cache: tuple[int, dict] | None = None
 
     def state(self) -> dict:
@@ -141,8 +145,12 @@ class LiveMatch:
             st["created"] = self.created
             st["setup"] = self.match.setup
             st["extra"] = self.extra
-            if not self.match.events and self.extra.get("dealer"):
-                st["next_dealer"] = self.extra["dealer"]
+            if (st.get("next_dealer") is None and self.match.hand is None and not self.match.hands_done
+                    and self.extra.get("dealer") in self.match.players):
+                st["next_dealer"] = self.extra["dealer"]  # the first dealer chosen, while still seated
+            st["can_undo"] = bool(self.match.events)
+            st["can_redo"] = bool(self.redo)
+            st["redo_next"] = self.redo[-1] if self.redo else None
             st["activity"] = [a.as_json() for a in self.activity[-ACTIVITY_KEEP:]]
             st["hand_details"] = hand_details(self.match.events)
             self._state_cache = (self.version, st)
@@ -391,13 +399,14 @@ class Store:
         except Exception:
             return None
 
-    def list_matches(self, archived: bool = False) -> list[dict]:
+    def list_matches(self, archived: bool | None = False) -> list[dict]:
         """The matches list: each match with its status (not started / in progress / over), the hand
-        being played, totals and winner (from its summary).  `archived`: the archived ones instead."""
+        being played, totals and winner (from its summary).  `archived`: the archived ones instead (None:
+        both, each with its `"archived"`)."""
         out = []
         for r in self.match_rows():
             s, ex, summ = r["setup"], r["extra"], r["summary"]
-            if bool(ex.get("archived")) != archived:
+            if archived is not None and bool(ex.get("archived")) != archived:
                 continue
             players = s.get("players") or []
             out.append({"id": r["id"], "rules": s.get("rules"), "players": players, "title": ex.get("title"),
@@ -479,18 +488,24 @@ class Store:
         setup, created, opened, extra = row
         accepted: list[dict] = []
         activity: list[Activity] = []
+        redo: list[dict] = []  # the redo stack, from the rows: an undo pushes, a redo pops, a new event clears
         version = 0
         for seq, status, body, code, message, source, at in rows:
             version = seq
             ev = _load_json(body)
             if status == "accepted":
                 accepted.append(ev)
+                if code == REDO:
+                    if redo:
+                        redo.pop()
+                else:
+                    redo.clear()
             elif status == "undo" and accepted:
-                accepted.pop()
+                redo.append(accepted.pop())
             activity.append(Activity(seq, status, ev, code, message, source, at))
         m = engine.rebuild(_load_json(setup, {}), accepted)
         return LiveMatch(id=mid, match=m, created=created, opened=opened, extra=_load_json(extra, {}),
-                         version=version, activity=activity[-ACTIVITY_KEEP:])
+                         version=version, activity=activity[-ACTIVITY_KEEP:], redo=redo)
 
     # -- events -------------------------------------------------------------------------------------
     def _stage(self, live: LiveMatch, status: str, body: Any, code=None, message=None, source=None) -> Activity:
@@ -552,6 +567,7 @@ class Store:
                 if verdict.ok:
                     stored = live.match.events[-1] if len(live.match.events) > before else event
                     act = self._stage(live, "accepted", stored, source=source)
+                    live.redo.clear()  # a new event: what was undone can no longer be redone
                 else:
                     act = self._stage(live, "refused", event, verdict.code, verdict.message, source)
             try:
@@ -574,12 +590,41 @@ class Store:
                 rebuilt = engine.rebuild(live.match.setup, live.match.events[:-1])
                 act = self._stage(live, "undo", last, source=source)
                 live.match = rebuilt
+                live.redo.append(last)
             try:
                 self._insert(live.id, act)
             except BaseException:
                 self._forget(live)
                 raise
             return act
+        finally:
+            live.write_lock.release()
+
+    def redo(self, mid: str, source: str | None = None):
+        """Apply again the event undone last (a stack: several undos, several redos, in order), written as a
+        new accepted row marked with the code `redo`.  Returns (verdict, activity); None when there is nothing
+        to redo; (refusal, None) when the engine refuses it now (nothing is written, the stack stays)."""
+        live = self._writer(mid)
+        try:
+            with live.lock:
+                if not live.redo:
+                    return None
+                event = live.redo[-1]
+                try:
+                    verdict = live.match.apply(event)
+                except BaseException:
+                    self._forget(live)
+                    raise
+                if not verdict.ok:
+                    return verdict, None
+                live.redo.pop()
+                act = self._stage(live, "accepted", live.match.events[-1], code=REDO, source=source)
+            try:
+                self._insert(live.id, act)
+            except BaseException:
+                self._forget(live)
+                raise
+            return verdict, act
         finally:
             live.write_lock.release()
 
