@@ -48,24 +48,24 @@ def _json_body(limit: int | None = None):
     if err:
         return None, err
     if not raw.strip():
-        return None, _err(400, "empty_body", "The request has no body: send a JSON object.")
+        return None, _err(400, "empty_body", gettext("The request has no body: send a JSON object."))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return None, _err(400, "bad_encoding", "The body is not UTF-8 text.")
+        return None, _err(400, "bad_encoding", gettext("The body is not UTF-8 text."))
     try:
         return strict_json.loads(text), None
     except strict_json.StrictJSONError as e:
-        return None, _err(400, e.code, f"The body was refused: {e.message}.")
+        return None, _err(400, e.code, gettext("The body was refused: %(why)s.", why=e.message))
 
 
 def read_body(limit: int):
     """(bytes, None) or (None, 413 response). Holds for chunked bodies too: never reads past `limit`."""
     if request.content_length is not None and request.content_length > limit:
-        return None, _err(413, "too_large", f"The body is larger than {limit} bytes.")
+        return None, _err(413, "too_large", gettext("The body is larger than %(limit)s bytes.", limit=limit))
     raw = request.stream.read(limit + 1)
     if len(raw) > limit:
-        return None, _err(413, "too_large", f"The body is larger than {limit} bytes.")
+        return None, _err(413, "too_large", gettext("The body is larger than %(limit)s bytes.", limit=limit))
     return raw, None
 
 
@@ -87,7 +87,7 @@ def _split_setup(body):
         return None, None, _err(422, e.code, e.message[:1].upper() + e.message[1:] + ".")
     for k in ("camera", "layout"):
         if k in extra and extra[k] is not None and (not isinstance(extra[k], str) or len(extra[k]) > 500):
-            return None, None, _err(422, "bad_setup", f"'{k}' must be a short text.")
+            return None, None, _err(422, "bad_setup", gettext("'%(key)s' must be a short text.", key=k))
     return setup, extra, None
 
 
@@ -143,7 +143,7 @@ def undo(mid):
     _get_or_404(mid)
     act = get_matches().undo(mid, source=_source())
     if act is None:
-        return _err(409, "nothing_to_undo", "There is nothing to take back.")
+        return _err(409, "nothing_to_undo", gettext("There is nothing to take back."))
     return jsonify(ok=True, undone=act.event, version=act.seq), 200
 
 
@@ -274,11 +274,11 @@ def import_text(text: str):
     """Import a JSON Lines game log. Returns (response body, status)."""
     lines = [ln for ln in text.splitlines() if ln.strip()]
     if not lines:
-        return {"ok": False, "code": "empty_log", "message": "The game log is empty."}, 422
+        return {"ok": False, "code": "empty_log", "message": gettext("The game log is empty.")}, 422
     try:
         first = strict_json.loads(lines[0])
     except strict_json.StrictJSONError as e:
-        return {"ok": False, "code": e.code, "message": f"Line 1 was refused: {e.message}."}, 422
+        return {"ok": False, "code": e.code, "message": gettext("Line 1 was refused: %(why)s.", why=e.message)}, 422
     setup, extra, err = _split_setup(first)
     if err:
         return err[0].get_json(), 422
@@ -291,7 +291,7 @@ def import_text(text: str):
             get_store().restore(before)
         live = get_store().get(before)
         return {"ok": True, "id": before, "duplicate": True, "accepted": len(live.match.events), "refused": [],
-                "message": "This game log was imported before: its match is opened."}, 200
+                "message": gettext("This game log was imported before: its match is opened.")}, 200
     extra = dict(extra, import_digest=digest)
     events = []
     refused = []
@@ -299,7 +299,7 @@ def import_text(text: str):
         try:
             events.append((i, strict_json.loads(ln)))
         except strict_json.StrictJSONError as e:  # refused and never stored: not even in the feed
-            refused.append({"line": i, "code": e.code, "message": f"Line {i} was refused: {e.message}."})
+            refused.append({"line": i, "code": e.code, "message": gettext("Line %(n)s was refused: %(why)s.", n=i, why=e.message)})
     try:
         live, more = get_store().import_log(setup, extra, events)
     except engine.setup_error_type() as e:
@@ -318,7 +318,7 @@ def import_log():
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        return _err(400, "bad_encoding", "The log is not UTF-8 text.")
+        return _err(400, "bad_encoding", gettext("The log is not UTF-8 text."))
     body, status = import_text(text)
     return jsonify(body), status
 
@@ -339,20 +339,46 @@ def camera():
 
 @bp.post("/camera/proposals/<int:pid>/<verb>")
 def camera_proposal(pid, verb):
-    """Accept (``confirm``) or ``reject`` an event the camera was unsure of."""
+    """Accept (``confirm``) or ``reject`` an event the camera was unsure of, or ``correct`` it: the body is
+    the players' version of the event (one event object), applied instead when the referee accepts it."""
     p = get_matches().pipeline
     if p is None:
-        return _err(404, "no_camera", "No camera is connected.")
+        return _err(404, "no_camera", gettext("No camera is connected."))
+    if verb == "correct":
+        body, err = _json_body()
+        if err:
+            return err
+        if not isinstance(body, dict) or not isinstance(body.get("type"), str):
+            return _err(400, "bad_event", gettext("Send the corrected event: a JSON object with its 'type'."))
+        out = p.correct(pid, body)
+        if out is None:
+            return _err(404, "no_proposal", gettext("That proposal is no longer waiting."))
+        if not out.get("ok"):
+            return _err(422, out.get("code") or "refused", out.get("message") or "")
+        return jsonify(ok=True), 200
     if verb == "confirm":
         out = p.confirm(pid)
         if out is None:
-            return _err(404, "no_proposal", "That proposal is no longer waiting.")
+            return _err(404, "no_proposal", gettext("That proposal is no longer waiting."))
         return jsonify(ok=bool(out.get("ok")), code=out.get("code"), message=out.get("message")), 200
     if verb == "reject":
         if not p.reject(pid):
-            return _err(404, "no_proposal", "That proposal is no longer waiting.")
+            return _err(404, "no_proposal", gettext("That proposal is no longer waiting."))
         return jsonify(ok=True), 200
     abort(404)
+
+
+@bp.get("/camera/proposals/<int:pid>/crop.jpg")
+def camera_proposal_crop(pid):
+    """The camera's picture of the cards a proposal is about (taken when it was proposed)."""
+    p = get_matches().pipeline
+    crop = getattr(p, "crop", None) if p is not None else None
+    jpeg = crop(pid) if crop is not None else None
+    if not jpeg:
+        return _err(404, "no_picture", gettext("There is no picture for that proposal."))
+    resp = Response(jpeg, mimetype="image/jpeg")
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
 
 
 @bp.get("/presets")

@@ -302,7 +302,9 @@ class Store:
         mid = secrets.token_hex(6)
         now = time.time()
         self._write([("INSERT INTO matches (id, setup, created, opened, extra) VALUES (?, ?, ?, ?, ?)",
-                      (mid, _dump(m.setup), now, now, _dump(extra or {})))])
+                      (mid, _dump(m.setup), now, now, _dump(extra or {}))),
+                     ("UPDATE matches SET summary = ? WHERE id = ?",
+                      (_dump(summaries.summarize(m, 0, summaries.setup_key(_dump(m.setup)))), mid))])
         live = LiveMatch(id=mid, match=m, created=now, opened=now, extra=dict(extra or {}))
         self._keep(live)
         return live

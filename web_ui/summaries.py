@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import zlib
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from referee.strict_json import StrictJSONError
@@ -91,7 +92,7 @@ def player_colors(players: list[str], chosen: Any = None) -> dict[str, str]:
     player before has (as RR.playerColors in static/common.js)."""
     chosen = chosen if isinstance(chosen, dict) else {}
     out: dict[str, str] = {}
-    used = {c for p, c in chosen.items() if p in players and isinstance(c, str)}
+    used = {c for p, c in chosen.items() if p in players and isinstance(c, str) and COLOR_RE.fullmatch(c)}
     for i, p in enumerate(players):
         c = chosen.get(p)
         if not (isinstance(c, str) and COLOR_RE.fullmatch(c)):
@@ -139,30 +140,24 @@ def player_stats(rows: list[dict], rules: str | None = None) -> list[dict]:
     - ``best``: the most points in one hand, with the match and the hand's number (the first such hand
       when two are equal).
 
-    Names are merged whatever their case and shown as spelt in the newest match.  Sorted by matches
-    won, then hands won, then average."""
+    Names are merged whatever their case and shown as spelt in the newest match of `rows` (whatever its
+    rules), with the colour they had last.  Sorted by matches won, then hands won, then average."""
+    names = {p["name"].casefold(): p for p in known_players(rows)["players"]}
     stats: dict[str, dict] = {}
     for r in sorted(rows, key=lambda r: (r["created"], r["id"])):  # oldest first: "first such hand"
         if rules is not None and r["setup"].get("rules") != rules:
             continue
         s = r["summary"]
         hands = s.get("hands") or []
-        colors = r["extra"].get("colors") if isinstance(r["extra"].get("colors"), dict) else {}
         won = winners(s) if s.get("status") == STATUS_OVER else []
         for p in s.get("players") or []:
             k = p.casefold()
             d = stats.get(k)
             if d is None:
-                d = stats[k] = {"name": p, "color": None, "matches": 0, "matches_won": 0, "hands": 0,
-                                "hands_won": 0, "points": 0, "average": None, "best": None,
-                                "_ids": set(), "_seen": (0.0, "")}
-            if (r["opened"], r["id"]) >= d["_seen"]:  # the spelling and colour of the newest match
-                d["_seen"] = (r["opened"], r["id"])
-                d["name"] = p
-                if isinstance(colors.get(p), str):
-                    d["color"] = colors[p]
-            elif d["color"] is None and isinstance(colors.get(p), str):
-                d["color"] = colors[p]
+                known = names.get(k) or {"name": p, "color": None}
+                d = stats[k] = {"name": known["name"], "color": known["color"], "matches": 0, "matches_won": 0,
+                                "hands": 0, "hands_won": 0, "points": 0, "average": None, "best": None,
+                                "_ids": set()}
             played = [hd for hd in hands if p in (hd.get("points") or {})]
             if played and r["id"] not in d["_ids"]:
                 d["_ids"].add(r["id"])
@@ -183,8 +178,12 @@ def player_stats(rows: list[dict], rules: str | None = None) -> list[dict]:
         if not d["hands"] and not d["matches"]:
             continue
         d.pop("_ids")
-        d.pop("_seen")
-        d["average"] = round(d["points"] / d["hands"], 1) if d["hands"] else None
+        d["average"] = one_decimal(d["points"] / d["hands"]) if d["hands"] else None
         out.append(d)
     out.sort(key=lambda d: (-d["matches_won"], -d["hands_won"], -(d["average"] or 0), d["name"].casefold()))
     return out
+
+
+def one_decimal(x: float) -> float:
+    """Rounded as people do (6.25 → 6.3, −2.25 → −2.3), not to the even digit."""
+    return float(Decimal(repr(x)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
