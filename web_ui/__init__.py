@@ -14,6 +14,7 @@ import secrets
 from pathlib import Path
 
 from flask import Flask, jsonify, render_template, request
+from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
 from . import security, services
@@ -28,6 +29,8 @@ DEFAULTS = {
     "PIN": None,  # when set, every change needs it
     "LOCAL_ONLY": True,  # listening on localhost only: only localhost names in the Host header
     "ALLOWED_HOSTS": [],  # LAN mode: the names and addresses the dashboard answers to (serve.py fills it)
+    "LISTEN_HOST": None,  # where the server listens (serve.py): the Join page's addresses (web_ui/join.py)
+    "LISTEN_PORT": None,
     "DATABASE_LOCK": False,  # hold <DATABASE>.lock: a second server on the same file refuses to start
     "MAX_IMPORT_BYTES": 2 * 1024 * 1024,  # a game log import up to 2 MiB
     "MAX_CONTENT_LENGTH": 2 * 1024 * 1024 + 64 * 1024,  # any request body (the import plus its form)
@@ -82,6 +85,11 @@ def create_app(test_config: dict | None = None, pipeline=None) -> Flask:
     app.register_blueprint(pages_bp)
     app.register_blueprint(stream_bp)
     app.register_blueprint(decks_bp)
+    from .homescreen import bp as homescreen_bp
+    from .join import bp as join_bp
+
+    app.register_blueprint(join_bp)
+    app.register_blueprint(homescreen_bp)
     from . import i18n
 
     i18n.init_app(app)
@@ -109,7 +117,7 @@ def create_app(test_config: dict | None = None, pipeline=None) -> Flask:
         resp.headers.setdefault(
             "Content-Security-Policy",
             "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "
-            "connect-src 'self'; frame-ancestors 'none'; form-action 'self'",
+            "connect-src 'self'; manifest-src 'self'; worker-src 'self'; frame-ancestors 'none'; form-action 'self'",
         )
         return resp
 
@@ -127,15 +135,18 @@ def create_app(test_config: dict | None = None, pipeline=None) -> Flask:
         log.error("write failed on %s %s: %s", request.method, request.path, e.message)
         if _wants_json():
             return jsonify(ok=False, code="not_saved", message=e.message), 503
-        return render_template("error.html", code="not_saved", message=e.message, status=503), 503
+        from .refusals import local  # the page in the device's language; the store's words are English
+
+        return render_template("error.html", code="not_saved", message=local("not_saved", e.message) or e.message,
+                               status=503), 503
 
     @app.errorhandler(HTTPException)
     def _http(e: HTTPException):
         code = (e.name or "error").lower().replace(" ", "_")
         message = {
-            413: "The request is too large.",
-            404: "Not found.",
-            405: "This address does not accept that method.",
+            413: gettext("The request is too large."),
+            404: gettext("Not found."),
+            405: gettext("This address does not accept that method."),
         }.get(e.code, e.description or e.name)
         if _wants_json():
             return jsonify(ok=False, code=code, message=message), e.code
@@ -144,7 +155,7 @@ def create_app(test_config: dict | None = None, pipeline=None) -> Flask:
     @app.errorhandler(Exception)
     def _crash(e: Exception):
         log.exception("unhandled error on %s %s", request.method, request.path)
-        message = "Something went wrong on the server. Reload the page to see the match as it is."
+        message = gettext("Something went wrong on the server. Reload the page to see the match as it is.")
         if _wants_json():
             return jsonify(ok=False, code="internal_error", message=message), 500
         return render_template("error.html", code="internal_error", message=message, status=500), 500

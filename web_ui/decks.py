@@ -27,6 +27,7 @@ import threading
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from flask_babel import gettext
 
 from .api import _err, _json_body
 from .services import get_decks, get_matches
@@ -191,31 +192,31 @@ def add_photo(slot):
 
     s = _slot(slot)
     if s is None:
-        return _err(404, "no_such_slot", "Photos are of clubs (C), diamonds (D), hearts (H), spades (S) or jokers (JK).")
+        return _err(404, "no_such_slot", gettext("Photos are of clubs (C), diamonds (D), hearts (H), spades (S) or jokers (JK)."))
     img = None
     if request.mimetype == "application/json":
         body = request.get_json(silent=True)
         if not (isinstance(body, dict) and body.get("from") == "camera"):
-            return _err(400, "bad_body", 'Send a photo (image/jpeg or image/png), or {"from": "camera"}.')
+            return _err(400, "bad_body", gettext('Send a photo (image/jpeg or image/png), or {"from": "camera"}.'))
         pipe = get_matches().pipeline
         frame = None
         if pipe is not None and hasattr(pipe, "capture"):
             _seq, f = pipe.capture.latest(0, timeout=1.0)
             frame = getattr(f, "image", None)
         if frame is None:
-            return _err(409, "no_camera_picture", "The camera has no picture to take: upload a photo instead.")
+            return _err(409, "no_camera_picture", gettext("The camera has no picture to take: upload a photo instead."))
         img = frame.copy()
     else:
         from vision.images import decode_image
 
         raw = request.get_data(cache=False)
         if len(raw) > MAX_PHOTO_BYTES:
-            return _err(413, "too_large", "That photo is too large: at most 2 MB.")
+            return _err(413, "too_large", gettext("That photo is too large: at most 2 MB."))
         if not raw:
-            return _err(400, "empty_body", "The request has no photo in it.")
+            return _err(400, "empty_body", gettext("The request has no photo in it."))
         img, why = decode_image(raw, "the upload")  # the pixel count is checked before decoding
         if img is None:
-            return _err(422, "bad_photo", f"That file is not a photo the referee can read (JPEG or PNG): {why}.")
+            return _err(422, "bad_photo", gettext("That file is not a photo the referee can read (JPEG or PNG): %(why)s.", why=why))
     try:
         cards = get_decks().add_photo(s, img)
     except EnrolError as e:
@@ -230,7 +231,7 @@ def photo(slot):
     s = _slot(slot)
     data = get_decks().drawn(s) if s else None
     if data is None:
-        return _err(404, "no_photo", "No photo of that suit yet.")
+        return _err(404, "no_photo", gettext("No photo of that suit yet."))
     return Response(data, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
@@ -252,7 +253,7 @@ def teach():
         return err
     name = body.get("name") if isinstance(body, dict) else None
     if not isinstance(name, str) or not name.strip() or len(name) > 40:
-        return _err(422, "bad_name", "Give the deck a name (at most 40 characters).")
+        return _err(422, "bad_name", gettext("Give the deck a name (at most 40 characters)."))
     cfg = current_app.config
     try:
         get_decks().teach(name.strip(), float(cfg["ENROL_SECONDS"]), int(cfg["ENROL_SCENES"]))
@@ -275,7 +276,7 @@ def use():
         return err
     name = body.get("name") if isinstance(body, dict) else None
     if name is not None and not isinstance(name, str):
-        return _err(400, "bad_body", "'name' must be a deck's name or null.")
+        return _err(400, "bad_body", gettext("'name' must be a deck's name or null."))
     try:
         get_decks().use(name)
     except DeckError as e:

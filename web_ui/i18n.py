@@ -49,8 +49,8 @@ def catalogue(lang: str) -> dict[str, str]:
     with mo.open("rb") as f:
         cat = read_mo(f)
     out = {}
-    for m in cat:
-        if m.id and m.string and isinstance(m.id, str) and isinstance(m.string, str):
+    for m in cat:  # the scripts look strings up without a context: a pgettext entry is the templates' own
+        if m.id and m.string and not m.context and isinstance(m.id, str) and isinstance(m.string, str):
             out[m.id] = m.string
     return out
 
@@ -59,8 +59,11 @@ def catalogue(lang: str) -> dict[str, str]:
 def script(lang: str):
     if lang not in LANGUAGES:
         lang = DEFAULT
+    from . import refusals
+
     cat = json.dumps(catalogue(lang), ensure_ascii=False, sort_keys=True)
-    body = f"window.RR_LANG = {json.dumps(lang)};\nwindow.RR_CATALOG = {cat};\n"
+    refused = json.dumps(refusals.table(lang), ensure_ascii=False, sort_keys=True)
+    body = f"window.RR_LANG = {json.dumps(lang)};\nwindow.RR_CATALOG = {cat};\nwindow.RR_REFUSALS = {refused};\n"
     resp = Response(body, mimetype="text/javascript")
     resp.headers["Cache-Control"] = "no-cache"
     return resp
@@ -71,6 +74,9 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     Babel(app, locale_selector=pick_language)
     app.register_blueprint(bp)
+    from . import refusals
+
+    refusals.init_app(app)  # message_local beside the engine's message in the API's refusals
 
     @app.context_processor
     def _lang_ctx():

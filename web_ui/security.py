@@ -24,6 +24,7 @@ import time
 from urllib.parse import urlsplit
 
 from flask import current_app, request, session
+from flask_babel import gettext
 
 from .services import get_pin_guard
 
@@ -98,7 +99,7 @@ class PinGuard:
 
     def check(self, who: str, pin: str) -> bool:
         if self.blocked(who):
-            raise Refusal(429, "too_many_attempts", "Too many wrong PINs: wait a few minutes and try again.")
+            raise Refusal(429, "too_many_attempts", gettext("Too many wrong PINs: wait a few minutes and try again."))
         ok = hmac.compare_digest(str(pin).encode(), str(current_app.config["PIN"]).encode())
         if not ok:
             self.failed(who)
@@ -118,11 +119,11 @@ def check_host() -> None:
     if name in LOCAL_HOSTS:
         return
     if current_app.config.get("LOCAL_ONLY"):
-        raise Refusal(403, "bad_host", "This dashboard only answers on localhost.")
+        raise Refusal(403, "bad_host", gettext("This dashboard only answers on localhost."))
     allowed = {host_name(h) for h in current_app.config.get("ALLOWED_HOSTS") or ()}
     if name not in allowed:
-        raise Refusal(403, "bad_host", "This dashboard does not answer to that address. Open it with the address "
-                                       "printed when it started (or start it with --allow-host NAME).")
+        raise Refusal(403, "bad_host", gettext("This dashboard does not answer to that address. Open it with the "
+                                               "address printed when it started (or start it with --allow-host NAME)."))
 
 
 def _cross_origin() -> bool:
@@ -142,17 +143,17 @@ def check_change(form_token: str | None = None, need_pin: bool = True) -> None:
     if token is not None:
         expected = session.get("csrf")
         if not expected or not hmac.compare_digest(str(token).encode(), str(expected).encode()):
-            raise Refusal(403, "csrf", "This page has expired: reload it and try again.")
+            raise Refusal(403, "csrf", gettext("This page has expired: reload it and try again."))
     else:
         # a program without the page's token: fine, unless a browser sent it from another site
         if _cross_origin():
-            raise Refusal(403, "csrf", "Changes from another web site are not accepted.")
+            raise Refusal(403, "csrf", gettext("Changes from another web site are not accepted."))
         if not request.path.startswith("/api/"):
-            raise Refusal(403, "csrf", "This form has expired: reload the page and try again.")
+            raise Refusal(403, "csrf", gettext("This form has expired: reload the page and try again."))
     if need_pin and pin_required() and not pin_ok():
         pin = request.headers.get("X-Rummy-Pin")
         if pin is None:
-            raise Refusal(401, "pin_required", "Enter the PIN to make changes.")
+            raise Refusal(401, "pin_required", gettext("Enter the PIN to make changes."))
         guard: PinGuard = get_pin_guard()
         if not guard.check(request.remote_addr or "?", pin):
-            raise Refusal(401, "bad_pin", "Wrong PIN.")
+            raise Refusal(401, "bad_pin", gettext("Wrong PIN."))

@@ -6,6 +6,7 @@ import queue
 import time
 
 from flask import Blueprint, Response, abort, current_app, jsonify
+from flask_babel import gettext
 
 from .live import screen_state, sse_message
 from .services import get_hub, get_matches, get_store, get_stream_slots
@@ -18,7 +19,7 @@ MJPEG_FPS = 10
 
 def _busy():
     resp = jsonify(ok=False, code="too_many_screens",
-                   message="Too many screens are following matches right now; this one retries shortly.")
+                   message=gettext("Too many screens are following matches right now; this one retries shortly."))
     resp.status_code = 503
     resp.headers["Retry-After"] = "5"
     return resp
@@ -66,7 +67,7 @@ def match_stream(mid):
 def camera_mjpeg():
     live = get_matches()
     if live.pipeline is None:
-        return jsonify(ok=False, code="no_camera", message="No camera is connected."), 503
+        return jsonify(ok=False, code="no_camera", message=gettext("No camera is connected.")), 503
     slots = get_stream_slots()
     if not slots.take(current_app.config.get("MAX_STREAMS")):
         return _busy()
@@ -100,5 +101,5 @@ def camera_jpeg():
     live = get_matches()
     jpeg = live.latest_jpeg()
     if not jpeg:
-        return jsonify(ok=False, code="no_frame", message="No camera picture yet."), 503
+        return jsonify(ok=False, code="no_frame", message=gettext("No camera picture yet.")), 503
     return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-cache"})

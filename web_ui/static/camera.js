@@ -8,11 +8,12 @@ RR.CameraBox = (ctx) => {
     const r = await RR.get(`/api/camera?match=${encodeURIComponent(ctx.mid)}`);
     const pill = $("camera-pill");
     const st = r.ok ? r.state : "off";
-    pill.textContent = { live: "camera live", reconnecting: "camera reconnecting…", lost: "camera lost", off: "no camera" }[st] || `camera ${st}`;
+    pill.textContent = { live: RR.T("camera live"), reconnecting: RR.T("camera reconnecting…"), lost: RR.T("camera lost"), off: RR.T("no camera") }[st]
+      || RR.T("camera {state}", { state: st });
     if (r.ok && r.detector === "oracle") {
       // say plainly that the demo is not read by the model
-      pill.textContent += " · demo answer key";
-      pill.title = "The demo recording is played with its own answer key: the shipped detector model reads too few of its cards";
+      pill.textContent += " · " + RR.T("demo answer key");
+      pill.title = RR.T("The demo recording is played with its own answer key: the shipped detector model reads too few of its cards");
     }
     pill.className = "pill " + ({ live: "ok", reconnecting: "warn", lost: "bad" }[st] || "");
     const img = $("camera-img");
@@ -22,7 +23,7 @@ RR.CameraBox = (ctx) => {
     $("camera-box").dataset.state = st;
     renderProposals(r.ok ? r.pending || [] : []);
     if (!r.ok || !r.available) {
-      $("camera-off").textContent = r.elsewhere ? "The camera watches another match: this one is scored by hand" : "No camera: manual scorekeeping";
+      $("camera-off").textContent = r.elsewhere ? RR.T("The camera watches another match: this one is scored by hand") : RR.T("No camera: manual scorekeeping");
     }
   }
 
@@ -33,14 +34,14 @@ RR.CameraBox = (ctx) => {
     box.hidden = !list.length;
     for (const p of list) {
       box.append(el("div", { class: "proposal", "data-id": p.id },
-        el("div", { class: "ptext" }, el("strong", {}, "Camera proposes: "), Words.describe(p.event),
+        el("div", { class: "ptext" }, el("strong", {}, RR.T("Camera proposes:") + " "), Words.describe(p.event),
           p.reason ? el("div", { class: "muted" }, p.reason) : null),
         el("button", { type: "button", class: "btn primary", onclick: async () => {
           const r = await RR.post(`/api/camera/proposals/${p.id}/confirm`);
-          if (!r.ok) showAlert(`Not allowed: ${r.message || r.code}`, "bad");
+          if (!r.ok) showAlert(RR.T("Not allowed: {reason}", { reason: RR.refusal(r) }), "bad");
           pollCamera();
-        } }, "Accept"),
-        el("button", { type: "button", class: "btn", onclick: async () => { await RR.post(`/api/camera/proposals/${p.id}/reject`); pollCamera(); } }, "Reject")));
+        } }, RR.T("Accept")),
+        el("button", { type: "button", class: "btn", onclick: async () => { await RR.post(`/api/camera/proposals/${p.id}/reject`); pollCamera(); } }, RR.T("Reject"))));
     }
   }
 

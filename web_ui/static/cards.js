@@ -3,7 +3,11 @@
 const Cards = (() => {
   const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
   const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-  const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+  const T = RR.T;
+  const SUIT_NAMES = { S: T("spades"), H: T("hearts"), D: T("diamonds"), C: T("clubs") };
+  // "Q of spades": one sentence a suit, so each language puts the rank where it goes
+  const rankOf = (rank, suit) => ({ S: T("{rank} of spades", { rank }), H: T("{rank} of hearts", { rank }),
+    D: T("{rank} of diamonds", { rank }), C: T("{rank} of clubs", { rank }) }[suit] || `${rank} ${suit}`);
   const el = RR.el;
 
   function split(card) {
@@ -14,7 +18,7 @@ const Cards = (() => {
 
   function label(card) {
     const c = split(card);
-    if (c.joker) return c.stands ? `Joker as ${label(c.stands)}` : "Joker";
+    if (c.joker) return c.stands ? T("Joker as {card}", { card: label(c.stands) }) : T("Joker");
     return `${c.rank}${SUITS[c.suit] || c.suit}`;
   }
 
@@ -29,7 +33,7 @@ const Cards = (() => {
         s ? el("span", { class: "stands " + (s.suit === "H" || s.suit === "D" ? "red" : "black") }, s.rank + SUITS[s.suit]) : el("span", { class: "suit" }, "JK"));
     }
     if (c.suit === "H" || c.suit === "D") cls.push("red"); else cls.push("black");
-    return el("span", { class: cls.join(" "), title: `${c.rank} of ${SUIT_NAMES[c.suit] || c.suit}`, "data-card": card },
+    return el("span", { class: cls.join(" "), title: rankOf(c.rank, c.suit), "data-card": card },
       el("span", { class: "rank" }, c.rank), el("span", { class: "suit" }, SUITS[c.suit] || c.suit));
   }
 
@@ -50,7 +54,7 @@ const Cards = (() => {
       for (const r of RANKS) {
         this.rankRow.append(el("button", { type: "button", class: "pick rank-btn", "data-rank": r, onclick: () => this.pickRank(r) }, r));
       }
-      this.rankRow.append(el("button", { type: "button", class: "pick rank-btn joker-btn", "data-rank": "JK", title: "Joker", onclick: () => this.pickJoker() }, "★"));
+      this.rankRow.append(el("button", { type: "button", class: "pick rank-btn joker-btn", "data-rank": "JK", title: T("Joker"), onclick: () => this.pickJoker() }, "★"));
       for (const [s, sym] of Object.entries(SUITS)) {
         this.suitRow.append(el("button", { type: "button", class: `pick suit-btn ${s === "H" || s === "D" ? "red" : "black"}`, "data-suit": s, "aria-label": SUIT_NAMES[s], onclick: () => this.pickSuit(s) }, sym));
       }
@@ -64,7 +68,7 @@ const Cards = (() => {
       this.jokerFor = true; this.rank = null; this.render();
     }
     pickSuit(s) {
-      if (!this.rank) { this.hint.textContent = "Pick the rank first, then the suit."; return; }
+      if (!this.rank) { this.hint.textContent = T("Pick the rank first, then the suit."); return; }
       const card = this.rank + s;
       this.add(this.jokerFor ? `JK=${card}` : card);
       this.rank = null; this.jokerFor = false; this.render();
@@ -79,15 +83,15 @@ const Cards = (() => {
     clear() { this.set([]); this.onChange([]); }
     render() {
       RR.clear(this.sel);
-      if (!this.cards.length) this.sel.append(el("span", { class: "muted" }, this.max === 1 ? "No card chosen" : "No cards chosen"));
+      if (!this.cards.length) this.sel.append(el("span", { class: "muted" }, this.max === 1 ? T("No card chosen") : T("No cards chosen")));
       this.cards.forEach((c, i) => this.sel.append(
-        el("button", { type: "button", class: "picked-card", title: "Remove " + label(c), onclick: () => this.remove(i) }, face(c, "small"), el("span", { class: "x" }, "×"))));
-      if (this.cards.length > 1) this.sel.append(el("button", { type: "button", class: "btn ghost small", onclick: () => this.clear() }, "Clear"));
+        el("button", { type: "button", class: "picked-card", title: T("Remove {card}", { card: label(c) }), onclick: () => this.remove(i) }, face(c, "small"), el("span", { class: "x" }, "×"))));
+      if (this.cards.length > 1) this.sel.append(el("button", { type: "button", class: "btn ghost small", onclick: () => this.clear() }, T("Clear")));
       for (const b of this.rankRow.children) b.classList.toggle("on", b.dataset.rank === this.rank || (b.dataset.rank === "JK" && this.jokerFor));
       this.suitRow.classList.toggle("ready", !!this.rank);
       this.hint.textContent = this.jokerFor
-        ? (this.rank ? "Joker: now the suit of the card it stands for" : "Joker: pick the card it stands for (rank, then suit), or ★ again for a plain joker")
-        : (this.rank ? `${this.rank}: now the suit` : "Tap the rank, then the suit");
+        ? (this.rank ? T("Joker: now the suit of the card it stands for") : T("Joker: pick the card it stands for (rank, then suit), or ★ again for a plain joker"))
+        : (this.rank ? T("{rank}: now the suit", { rank: this.rank }) : T("Tap the rank, then the suit"));
     }
   }
 

@@ -8,7 +8,7 @@ const Chart = (() => {
     const svg = document.createElementNS(NS, "svg");
     svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
     svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", "Running totals after each hand");
+    svg.setAttribute("aria-label", RR.T("Running totals after each hand"));
     const mk = (tag, attrs, text) => { const e = document.createElementNS(NS, tag); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); if (text !== undefined) e.textContent = text; svg.append(e); return e; };
     const series = S.players.map(() => [0]);
     S.hands.forEach((hd) => S.players.forEach((p, i) => series[i].push(series[i][series[i].length - 1] + ((hd.points && hd.points[p]) || 0))));
@@ -25,7 +25,7 @@ const Chart = (() => {
     for (let i = 0; i <= n; i++) mk("text", { x: x(i), y: H - 12, class: "axis", "text-anchor": "middle" }, String(i));
     if (S.target) {
       mk("line", { x1: L, x2: W - R, y1: y(S.target), y2: y(S.target), class: "target" });
-      mk("text", { x: W - R + 6, y: y(S.target) + 5, class: "axis target-label" }, `target ${S.target}`);
+      mk("text", { x: W - R + 6, y: y(S.target) + 5, class: "axis target-label" }, RR.T("target {n}", { n: S.target }));
     }
     series.forEach((pts, i) => {
       const c = COLORS[i % COLORS.length];

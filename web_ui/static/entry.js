@@ -11,9 +11,9 @@ RR.EntryPanel = (ctx) => {
   const callsRummy = () => !!(S.options && S.options.rummy_call);
   const scoresMelds = () => !!(S.options && S.options.scoring === "meld_minus_hand");  // melds count for their player
   const ACTIONS = [
-    ["deal", "Deal"], ["draw_stock", "Draw stock"], ["draw_discard", "Take discard"], ["meld", "Meld"],
-    ["lay_off", "Lay off"], ["discard", "Discard"], ["reveal", "Show hand"], ["call_rummy", "Call Rummy"],
-    ["end_hand", "End hand"], ["hand_result", "Quick result"],
+    ["deal", RR.T("Deal")], ["draw_stock", RR.T("Draw stock")], ["draw_discard", RR.T("Take discard")], ["meld", RR.T("Meld")],
+    ["lay_off", RR.T("Lay off")], ["discard", RR.T("Discard")], ["reveal", RR.T("Show hand")], ["call_rummy", RR.T("Call Rummy")],
+    ["end_hand", RR.T("End hand")], ["hand_result", RR.T("Quick result")],
   ];
   function suggested() {
     if (!S || S.match_over) return [];
@@ -72,48 +72,48 @@ RR.EntryPanel = (ctx) => {
   function renderEntry() {
     const body = clear($("entry-body"));
     if (RR.pinLocked) {
-      body.append(el("p", {}, el("a", { class: "btn warn big", href: "/unlock?next=" + encodeURIComponent(location.pathname) }, "Enter the PIN to make changes")));
+      body.append(el("p", {}, el("a", { class: "btn warn big", href: "/unlock?next=" + encodeURIComponent(location.pathname) }, RR.T("Enter the PIN to make changes"))));
       return;
     }
     if (!S) return;
     $("action-tabs").hidden = !!S.match_over;
     if (S.match_over) {
-      body.append(el("p", { class: "big-text" }, "The match is over. ",
-        el("a", { class: "btn primary big", href: "/new" }, "Start a new match")),
-        el("p", { class: "muted" }, "A mistake? Undo (top right) takes back the last move and the match goes on."));
+      body.append(el("p", { class: "big-text" }, RR.T("The match is over.") + " ",
+        el("a", { class: "btn primary big", href: "/new" }, RR.T("Start a new match"))),
+        el("p", { class: "muted" }, RR.T("A mistake? Undo (top right) takes back the last move and the match goes on.")));
       return;
     }
     if (action === "hand_result") { renderQuick(body); return; }
     const needsPlayer = !["deal", "end_hand"].includes(action);
     if (needsPlayer) {
       if (!form.player) form.player = defaultPlayer();
-      body.append(el("div", { class: "field" }, el("label", {}, "Player"),
+      body.append(el("div", { class: "field" }, el("label", {}, RR.T("Player")),
         chips(S.players.map((p) => [p, p]), form.player, (v) => { form.player = v; renderEntry(); }, { id: "player-chips" })));
     }
     if (action === "deal") {
       if (!form.extra.dealer) form.extra.dealer = S.next_dealer || S.players[0];
-      body.append(el("div", { class: "field" }, el("label", {}, "Dealer"),
+      body.append(el("div", { class: "field" }, el("label", {}, RR.T("Dealer")),
         chips(S.players.map((p) => [p, p]), form.extra.dealer, (v) => { form.extra.dealer = v; renderEntry(); }, { id: "dealer-chips" })));
     }
     if (action === "lay_off") {
       const melds = (S.current && S.current.melds) || [];
       const fits = (S.legal && S.legal.layoff_targets) || {};
-      const takes = (m) => { const t = fits[m.id] || fits[String(m.id)]; return t && t.length ? ` (takes ${Words.cl(t.slice(0, 4))}${t.length > 4 ? "…" : ""})` : ""; };
-      body.append(el("div", { class: "field" }, el("label", {}, "On meld"),
-        chips([[null, "The one that fits"]].concat(melds.map((m) => [m.id, `#${m.id} ${Words.cl(m.cards.slice(0, 4))}${m.cards.length > 4 ? "…" : ""}${takes(m)}`])), form.extra.meld || null, (v) => { form.extra.meld = v; renderEntry(); })));
+      const takes = (m) => { const t = fits[m.id] || fits[String(m.id)]; return t && t.length ? " " + RR.T("(takes {cards})", { cards: Words.cl(t.slice(0, 4)) + (t.length > 4 ? "…" : "") }) : ""; };
+      body.append(el("div", { class: "field" }, el("label", {}, RR.T("On meld")),
+        chips([[null, RR.T("The one that fits")]].concat(melds.map((m) => [m.id, `#${m.id} ${Words.cl(m.cards.slice(0, 4))}${m.cards.length > 4 ? "…" : ""}${takes(m)}`])), form.extra.meld || null, (v) => { form.extra.meld = v; renderEntry(); })));
     }
     if (action === "discard") {
       body.append(el("div", { class: "field" }, el("label", { class: "check" },
-        el("input", { type: "checkbox", id: "face-down", checked: form.extra.face_down ? true : null, onchange: (e) => { form.extra.face_down = e.target.checked; } }), " Face down (last card, going out)")));
+        el("input", { type: "checkbox", id: "face-down", checked: form.extra.face_down ? true : null, onchange: (e) => { form.extra.face_down = e.target.checked; } }), " " + RR.T("Face down (last card, going out)"))));
     }
     if (action === "end_hand") {
-      body.append(el("div", { class: "field" }, el("label", {}, "Why"),
-        chips([[null, "No reason given"], ["stalemate", "Stalemate"], ["stock_empty", "Stock is empty"]], form.extra.reason || null, (v) => { form.extra.reason = v; form.extra.sure = false; renderEntry(); })));
+      body.append(el("div", { class: "field" }, el("label", {}, RR.T("Why")),
+        chips([[null, RR.T("No reason given")], ["stalemate", RR.T("Stalemate")], ["stock_empty", RR.T("Stock is empty")]], form.extra.reason || null, (v) => { form.extra.reason = v; form.extra.sure = false; renderEntry(); })));
     }
     const cardSpec = {
-      deal: [1, "Upcard (first card of the discard pile)"], draw_stock: [1, "Card drawn (if you know it)"],
-      draw_discard: [1, "Card taken (the deepest, if several)"], meld: [0, "Cards of the new meld"], lay_off: [0, "Cards laid off"],
-      discard: [1, "Card discarded"], reveal: [0, "Cards left in the hand"], call_rummy: [1, "Card called on"],
+      deal: [1, RR.T("Upcard (first card of the discard pile)")], draw_stock: [1, RR.T("Card drawn (if you know it)")],
+      draw_discard: [1, RR.T("Card taken (the deepest, if several)")], meld: [0, RR.T("Cards of the new meld")], lay_off: [0, RR.T("Cards laid off")],
+      discard: [1, RR.T("Card discarded")], reveal: [0, RR.T("Cards left in the hand")], call_rummy: [1, RR.T("Card called on")],
     }[action];
     if (cardSpec) {
       picker = new Cards.Picker({ max: cardSpec[0], onChange: (cs) => { form.cards = cs; updateSend(); } });
@@ -121,7 +121,7 @@ RR.EntryPanel = (ctx) => {
       body.append(el("div", { class: "field" }, el("label", {}, cardSpec[1]), picker.node));
     }
     body.append(el("div", { class: "send-row" },
-      el("button", { type: "button", class: "btn primary big", id: "send-btn", onclick: send }, "Send"),
+      el("button", { type: "button", class: "btn primary big", id: "send-btn", onclick: send }, RR.T("Send")),
       alternatives().map(([key, text]) => el("button", { type: "button", class: "btn big alt-send", "data-send": key, onclick: () => sendAs(key) }, text)),
       el("span", { class: "preview", id: "send-preview" })));
     updateSend();
@@ -199,7 +199,7 @@ RR.EntryPanel = (ctx) => {
       showAlert(Words.describe(ev), "ok");
       return true;
     }
-    showAlert(`Not allowed: ${r.message || r.code || "refused"}`, "bad");
+    showAlert(RR.T("Not allowed: {reason}", { reason: RR.refusal(r) }), "bad");
     return false;
   }
 
@@ -209,7 +209,7 @@ RR.EntryPanel = (ctx) => {
     if (action === "end_hand" && !form.extra.sure) {  // ending a hand cannot be taken back by playing on: ask once
       form.extra.sure = true;
       const b = $("send-btn");
-      b.textContent = "Tap again to end the hand";
+      b.textContent = RR.T("Tap again to end the hand");
       b.classList.add("warn");
       return;
     }
@@ -227,14 +227,14 @@ RR.EntryPanel = (ctx) => {
     if (!q.init) {
       Object.assign(q, { init: true, dealer: S.next_dealer || S.players[0], winner: undefined, mode: "points", points: {}, hands: {}, melded: {}, active: null, rummy: false });
     }
-    body.append(el("p", { class: "muted" }, "For tables that do not track every move: after the hand, enter who went out and what was left in each hand. Scored exactly like a played hand."));
-    body.append(el("div", { class: "field" }, el("label", {}, "Dealer"), chips(S.players.map((p) => [p, p]), q.dealer, (v) => { q.dealer = v; renderEntry(); }, { id: "quick-dealer" })));
-    body.append(el("div", { class: "field" }, el("label", {}, "Went out"), chips(S.players.map((p) => [p, p]).concat([[null, "Nobody (stalemate)"]]), q.winner, (v) => { q.winner = v; renderEntry(); }, { id: "quick-winner" })));
-    body.append(el("div", { class: "field" }, el("label", {}, "Enter"), chips([["points", "Points left"], ["cards", "Cards left"]], q.mode, (v) => { q.mode = v; renderEntry(); }, { id: "quick-mode" })));
+    body.append(el("p", { class: "muted" }, RR.T("For tables that do not track every move: after the hand, enter who went out and what was left in each hand. Scored exactly like a played hand.")));
+    body.append(el("div", { class: "field" }, el("label", {}, RR.T("Dealer")), chips(S.players.map((p) => [p, p]), q.dealer, (v) => { q.dealer = v; renderEntry(); }, { id: "quick-dealer" })));
+    body.append(el("div", { class: "field" }, el("label", {}, RR.T("Went out")), chips(S.players.map((p) => [p, p]).concat([[null, RR.T("Nobody (stalemate)")]]), q.winner, (v) => { q.winner = v; renderEntry(); }, { id: "quick-winner" })));
+    body.append(el("div", { class: "field" }, el("label", {}, RR.T("Enter")), chips([["points", RR.T("Points left")], ["cards", RR.T("Cards left")]], q.mode, (v) => { q.mode = v; renderEntry(); }, { id: "quick-mode" })));
     const r500 = scoresMelds();
     if (q.winner === null && !r500) {  // a stalemate: only going out scores here, so nothing to count
-      body.append(el("p", { class: "big-text", id: "quick-nobody" }, "Nobody went out: nobody scores this hand."));
-      body.append(el("div", { class: "send-row" }, el("button", { type: "button", class: "btn primary big", id: "send-btn", onclick: sendQuick }, "Score the hand")));
+      body.append(el("p", { class: "big-text", id: "quick-nobody" }, RR.T("Nobody went out: nobody scores this hand.")));
+      body.append(el("div", { class: "send-row" }, el("button", { type: "button", class: "btn primary big", id: "send-btn", onclick: sendQuick }, RR.T("Score the hand"))));
       return;
     }
     const grid = el("div", { class: "quick-grid" });
@@ -242,30 +242,30 @@ RR.EntryPanel = (ctx) => {
       const out = p === q.winner;
       const row = el("div", { class: "quick-row" + (q.active === p ? " on" : ""), "data-player": p }, el("div", { class: "qname" }, p));
       if (q.mode === "points") {
-        row.append(el("input", { type: "number", inputmode: "numeric", min: 0, class: "big-input", "aria-label": `Points left in ${p}'s hand`, name: `left-${p}`, value: out ? 0 : (q.points[p] ?? ""), disabled: out ? true : null,
+        row.append(el("input", { type: "number", inputmode: "numeric", min: 0, class: "big-input", "aria-label": RR.T("Points left in {player}'s hand", { player: p }), name: `left-${p}`, value: out ? 0 : (q.points[p] ?? ""), disabled: out ? true : null,
           oninput: (e) => { q.points[p] = e.target.value; } }));
       } else {
-        row.append(el("div", { class: "qcards" }, out ? el("span", { class: "muted" }, "went out") : ((q.hands[p] || []).length ? Cards.row(q.hands[p], "small") : el("span", { class: "muted" }, "no cards"))));
-        if (!out) row.append(el("button", { type: "button", class: "btn" + (q.active === p ? " primary" : ""), onclick: () => { q.active = p; renderEntry(); } }, q.active === p ? "Picking…" : "Pick cards"));
+        row.append(el("div", { class: "qcards" }, out ? el("span", { class: "muted" }, RR.T("went out")) : ((q.hands[p] || []).length ? Cards.row(q.hands[p], "small") : el("span", { class: "muted" }, RR.T("no cards")))));
+        if (!out) row.append(el("button", { type: "button", class: "btn" + (q.active === p ? " primary" : ""), onclick: () => { q.active = p; renderEntry(); } }, q.active === p ? RR.T("Picking…") : RR.T("Pick cards")));
       }
       if (r500) {
-        row.append(el("label", { class: "small" }, "melded ", el("input", { type: "number", class: "mid-input", name: `melded-${p}`, "aria-label": `Points ${p} melded`, value: q.melded[p] ?? "", oninput: (e) => { q.melded[p] = e.target.value; } })));
+        row.append(el("label", { class: "small" }, RR.T("melded") + " ", el("input", { type: "number", class: "mid-input", name: `melded-${p}`, "aria-label": RR.T("Points {player} melded", { player: p }), value: q.melded[p] ?? "", oninput: (e) => { q.melded[p] = e.target.value; } })));
       }
       grid.append(row);
     }
     body.append(grid);
     if (q.mode === "cards" && q.active && q.active !== q.winner) {
-      picker = new Cards.Picker({ onChange: (cs) => { q.hands[q.active] = cs; const r = document.querySelector(`.quick-row[data-player="${CSS.escape(q.active)}"] .qcards`); if (r) { clear(r); r.append(cs.length ? Cards.row(cs, "small") : el("span", { class: "muted" }, "no cards")); } } });
+      picker = new Cards.Picker({ onChange: (cs) => { q.hands[q.active] = cs; const r = document.querySelector(`.quick-row[data-player="${CSS.escape(q.active)}"] .qcards`); if (r) { clear(r); r.append(cs.length ? Cards.row(cs, "small") : el("span", { class: "muted" }, RR.T("no cards"))); } } });
       picker.set(q.hands[q.active] || []);
-      body.append(el("div", { class: "field" }, el("label", {}, `Cards left in ${q.active}'s hand`), picker.node));
+      body.append(el("div", { class: "field" }, el("label", {}, RR.T("Cards left in {player}'s hand", { player: q.active })), picker.node));
     }
-    if (!r500 && S.options.going_rummy !== "none") body.append(el("div", { class: "field" }, el("label", { class: "check" }, el("input", { type: "checkbox", checked: q.rummy ? true : null, onchange: (e) => { q.rummy = e.target.checked; } }), " Went out in one go (going rummy)")));
-    body.append(el("div", { class: "send-row" }, el("button", { type: "button", class: "btn primary big", id: "send-btn", onclick: sendQuick }, "Score the hand")));
+    if (!r500 && S.options.going_rummy !== "none") body.append(el("div", { class: "field" }, el("label", { class: "check" }, el("input", { type: "checkbox", checked: q.rummy ? true : null, onchange: (e) => { q.rummy = e.target.checked; } }), " " + RR.T("Went out in one go (going rummy)"))));
+    body.append(el("div", { class: "send-row" }, el("button", { type: "button", class: "btn primary big", id: "send-btn", onclick: sendQuick }, RR.T("Score the hand"))));
   }
 
   async function sendQuick() {
     const q = form.extra;
-    if (q.winner === undefined) { showAlert("Choose who went out (or “Nobody”).", "bad"); return; }
+    if (q.winner === undefined) { showAlert(RR.T("Choose who went out (or “Nobody”)."), "bad"); return; }
     const ev = { type: "hand_result", dealer: q.dealer, winner: q.winner };
     if (q.winner === null && !scoresMelds()) {
       if (await postEvent(ev)) setAction("hand_result");
@@ -276,7 +276,7 @@ RR.EntryPanel = (ctx) => {
       for (const p of S.players) {
         if (p === q.winner) { ev.points[p] = 0; continue; }
         const v = String(q.points[p] ?? "").trim();
-        if (v === "" || !/^-?\d+$/.test(v)) { showAlert(`Enter the points left in ${p}'s hand (a whole number).`, "bad"); return; }
+        if (v === "" || !/^-?\d+$/.test(v)) { showAlert(RR.T("Enter the points left in {player}'s hand (a whole number).", { player: p }), "bad"); return; }
         ev.points[p] = Number(v);
       }
     } else {
