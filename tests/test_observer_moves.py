@@ -133,3 +133,28 @@ def test_the_stock_turned_over_in_basic_is_no_pickup():
     assert [x["event"] for x in out] == [{"type": "draw", "player": p, "from": "stock"},
                                          {"type": "discard", "player": p, "card": "7C"}]
     assert all(x["ok"] for x in out)
+
+
+def test_the_players_correct_an_unsure_read_and_the_card_keeps_their_name():
+    P = ["Ana", "Ben", "Cleo"]
+    o = Observer(Match({"type": "match", "rules": "basic", "players": P}), "Ana")
+    o.observe(snap(P, ["5C"]))
+    # Ben melds; the camera is unsure of the last card (it reads 9D, the table says 9H)
+    s1 = TableSnapshot(discard=("5C",), players={"Ana": (), "Cleo": (),
+                                                "Ben": (Group(("7H", "8H", "9D"), (0, 0, 1, 1)),)},
+                       confidence={"9D": 0.4})
+    out = o.observe(s1)
+    assert out[-1]["proposed"] and out[-1]["event"]["cards"] == ["7H", "8H", "9D"]
+    [p] = o.pending()
+    # a correction the referee refuses leaves the proposal waiting
+    bad = o.correct(p["id"], {"type": "meld", "player": "Ben", "cards": ["7H", "8H", "KS"]})
+    assert bad["ok"] is False and bad["code"] and len(o.pending()) == 1
+    done = o.correct(p["id"], {"type": "meld", "player": "Ben", "cards": ["7H", "8H", "9H"]})
+    assert done["ok"] and done["corrected"] and o.pending() == []
+    assert o.referee.events[-1] == {"type": "meld", "player": "Ben", "cards": ["7H", "8H", "9H"]}
+    # the camera still reads 9D there: it is the players' 9H, no new card, and the next discard follows
+    assert o.observe(s1) == []
+    s2 = TableSnapshot(discard=("5C", "2S"), players=s1.players, confidence={"9D": 0.4})
+    out = o.observe(s2)
+    assert [x["event"] for x in out] == [{"type": "discard", "player": "Ben", "card": "2S"}]
+    assert o.correct(999, {"type": "discard", "player": "Cleo", "card": "3S"}) is None

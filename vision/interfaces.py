@@ -97,5 +97,13 @@ class CameraPipeline(Protocol):
     def reject(self, pid: int) -> bool:
         ...
 
+    def correct(self, pid: int, event: dict) -> Outcome | None:
+        """The players' version of proposal `pid`: applied instead if the referee accepts it."""
+        ...
+
+    def crop(self, pid: int) -> bytes | None:
+        """The camera's picture (JPEG) of the cards proposal `pid` is about."""
+        ...
+
     def set_referee(self, referee: Referee, first_dealer: str | None = None) -> None:
         ...

@@ -26,8 +26,10 @@ their ids, the discard pile, whose turn it is, the phase, hand counts) and deriv
 
 Each event goes to the referee at once. A refused one is reported (code and message from the referee) and its
 cards are set aside until they leave the table. An event the observer is unsure of (a card whose identity vote
-is weak, a lay-off that fits several melds) is *proposed*: it waits in `pending()` until `confirm(id)` or
-`reject(id)`, and nothing else is derived meanwhile.
+is weak, a lay-off that fits several melds) is *proposed*: it waits in `pending()` until `confirm(id)`,
+`reject(id)` or `correct(id, event)` (the players' own version of it), and nothing else is derived meanwhile.
+A correction that renames cards (the camera read 7D, the players say 7H) is remembered: while that card stays on
+the table the observer reads it by the players' name, so the misread is not taken for a new card.
 
 Outcomes are dicts: ``{"event": {...}, "ok": bool, "code": str|None, "message": str, "proposed": bool,
 "id": int}``.
@@ -37,18 +39,27 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from referee import Phase
 from referee.options import DiscardDraw, Scoring
 from vision.interfaces import Outcome, Referee
 from vision.layout import DISCARD
-from vision.snapshot import TableSnapshot
+from vision.snapshot import Group, TableSnapshot
 
 
 def _physical(card: str) -> str:
     """'JK=8S' -> 'JK' (a joker in a meld names the card it stands for)."""
     return card.split("=", 1)[0]
+
+
+def _event_cards(ev: dict) -> list[str]:
+    """The cards an event names (its `cards`, `card` or `upcard`)."""
+    out = [str(c) for c in ev.get("cards") or [] if isinstance(c, str)]
+    for k in ("card", "upcard"):
+        if isinstance(ev.get(k), str):
+            out.append(ev[k])
+    return out
 
 
 @dataclass
@@ -84,9 +95,11 @@ class Observer:
         self._cleared = True  # the table was seen empty since the last hand ended
         self._turn_key = None
         self._top_taken = False
-        self._last: TableSnapshot | None = None
+        self._last: TableSnapshot | None = None  # the last snapshot, cards renamed as the players corrected
+        self._raw: TableSnapshot | None = None  # the same as the camera gave it
         self._options: dict = {}  # the match's rule options (public_state()["options"])
         self._declined_end = None  # the turn whose "end the hand on the empty stock?" was answered no
+        self._aliases: dict[str, str] = {}  # camera's name -> the players' name, for cards they corrected
         self.outcomes: list[Outcome] = []
 
     # ---- public API ------------------------------------------------------------------------------
@@ -96,8 +109,25 @@ class Observer:
     def observe(self, snap: TableSnapshot) -> list[Outcome]:
         """Feed the next stable snapshot; returns the outcomes it caused (applied, refused, proposed)."""
         with self._lock:
-            self._last = snap
+            self._raw = snap
+            self._last = self._renamed(snap)
             return self._derive()
+
+    def _renamed(self, snap: TableSnapshot) -> TableSnapshot:
+        """The snapshot with the players' names for the cards they corrected (forgotten once off the table)."""
+        if not self._aliases:
+            return snap
+        present = snap.table_cards()
+        self._aliases = {a: b for a, b in self._aliases.items() if a in present}
+        if not self._aliases:
+            return snap
+        a = self._aliases
+        players = {p: tuple(Group(tuple(a.get(c, c) for c in g.cards), g.box) for g in gs)
+                   for p, gs in snap.players.items()}
+        conf = {a.get(c, c): v for c, v in snap.confidence.items()}
+        for c in a.values():
+            conf[c] = 1.0  # the players' word
+        return replace(snap, discard=tuple(a.get(c, c) for c in snap.discard), players=players, confidence=conf)
 
     def pending(self) -> list[dict]:
         with self._lock:
@@ -109,6 +139,34 @@ class Observer:
             if cand is None:
                 return None
             out = self._apply(cand, proposed_id=pid)
+            if self._last is not None:
+                self._derive()
+            return out
+
+    def correct(self, pid: int, event: dict) -> Outcome | None:
+        """The players' version of a proposed event: sent to the referee instead of the camera's. Cards the
+        camera named differently are read by the players' names from then on, while they stay on the table.
+        None when no such proposal waits; a refused correction leaves the proposal waiting."""
+        with self._lock:
+            cand = next((c for i, c in self._pending if i == pid), None)
+            if cand is None:
+                return None
+            seen = [_physical(c) for c in _event_cards(cand.event)]
+            said = [_physical(c) for c in _event_cards(event)]
+            fixed = _Candidate(dict(event), 1.0, "", tuple(said))
+            v = self.referee.check(fixed.event)
+            if not v.ok:
+                return {"event": dict(event), "ok": False, "code": v.code, "message": v.message or "",
+                        "proposed": True, "id": pid}
+            self._take(pid)
+            wrong = [c for c in seen if c not in said]
+            right = [c for c in said if c not in seen]
+            if len(wrong) == len(right) and wrong:
+                self._aliases.update(zip(wrong, right, strict=True))
+                if self._raw is not None:
+                    self._last = self._renamed(self._raw)
+            out = self._apply(fixed, proposed_id=pid)
+            out["corrected"] = True
             if self._last is not None:
                 self._derive()
             return out

@@ -6,7 +6,8 @@
   `motion_gate=False` runs it on every frame.
 - `Pipeline`: runs a `Capture` and a `TableTracker` in a background thread for the dashboard:
   `start()`, `stop()`, `camera_state()`, `latest_jpeg()` (the frame with the recognised cards and the zones
-  drawn on it), `on_event(callback)`, `pending()`, `confirm(id)`, `reject(id)`.
+  drawn on it), `on_event(callback)`, `pending()`, `confirm(id)`, `reject(id)`, `correct(id, event)` and
+  `crop(id)` (the camera's picture of the cards a proposal is about, JPEG, taken when it was proposed).
   Callbacks receive ``{"event": {...}, "ok": bool, "code": ..., "message": ..., "proposed": bool, "id": int}``.
 - `annotate(...)`: the drawing, kept apart from the deciding.
 
@@ -150,6 +151,39 @@ def annotate(img: np.ndarray, layout: Layout | None, mapper: FrameMapper | None,
     return out
 
 
+def _named_cards(ev: dict) -> list[str]:
+    out = [str(c).split("=", 1)[0] for c in ev.get("cards") or [] if isinstance(c, str)]
+    out += [ev[k] for k in ("card", "upcard") if isinstance(ev.get(k), str)]
+    return out
+
+
+def crop_cards(img: np.ndarray, stable: list[CardDetection], cards: list[str], *, margin: float = 0.6,
+               max_side: int = 480, quality: int = 80) -> bytes | None:
+    """A JPEG of the part of the frame that holds `cards` (their stable boxes, with a margin of `margin` box
+    sizes around, so the whole card shows and not only its index), at most `max_side` pixels; the whole frame
+    when none of them is found (an end of hand, a card no longer seen). None if the frame cannot be encoded."""
+    import cv2
+
+    h, w = img.shape[:2]
+    boxes = [d.box for d in stable if d.card in set(cards)]
+    if boxes:
+        x1, y1 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        x2, y2 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+        size = max(max(b[2] - b[0], b[3] - b[1]) for b in boxes)
+        pad = margin * size + 8
+        x1, y1 = max(0, int(x1 - pad)), max(0, int(y1 - pad))
+        x2, y2 = min(w, int(x2 + pad)), min(h, int(y2 + pad))
+        part = img[y1:y2, x1:x2] if x2 > x1 and y2 > y1 else img
+    else:
+        part = img
+    ph, pw = part.shape[:2]
+    k = min(1.0, max_side / max(ph, pw, 1))
+    if k < 1.0:
+        part = cv2.resize(part, (max(1, int(pw * k)), max(1, int(ph * k))), interpolation=cv2.INTER_AREA)
+    ok, buf = cv2.imencode(".jpg", part, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return buf.tobytes() if ok else None
+
+
 # ---------------------------------------------------------------------------------------------
 # The live pipeline.
 
@@ -189,6 +223,7 @@ class Pipeline:
         self._jpeg_seq = -1
         self._last_frame: Frame | None = None
         self._view = None  # (frame seq, detections, stable, mapper) of the last processed frame
+        self._crops: dict[int, bytes] = {}  # proposal id -> the picture of its cards (the last few)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.error: str | None = None
@@ -232,6 +267,28 @@ class Pipeline:
         t = self._tracker
         return t.observer.reject(int(pid)) if t else False
 
+    def correct(self, pid: int, event: dict) -> Outcome | None:
+        """The players' version of a proposed event (see `Observer.correct`)."""
+        t = self._tracker
+        return t.observer.correct(int(pid), event) if t else None
+
+    def crop(self, pid: int) -> bytes | None:
+        """The JPEG of the cards proposal `pid` is about, as the camera saw them then (None if none)."""
+        with self._lock:
+            return self._crops.get(int(pid))
+
+    def _keep_crop(self, out: Outcome) -> None:
+        t, frame = self._tracker, self._last_frame
+        if t is None or frame is None or out.get("id") is None:
+            return
+        jpeg = crop_cards(frame.image, t.last_stable, _named_cards(out.get("event") or {}))
+        if jpeg is None:
+            return
+        with self._lock:
+            self._crops[int(out["id"])] = jpeg
+            for k in sorted(self._crops)[:-8]:
+                del self._crops[k]
+
     @property
     def referee(self) -> Referee:
         return self._referee
@@ -273,6 +330,11 @@ class Pipeline:
 
     # ---- worker ----
     def _emit(self, out: Outcome) -> None:
+        if out.get("proposed"):
+            try:
+                self._keep_crop(out)  # before the screens hear of it, so they can show it at once
+            except Exception:
+                log.exception("pipeline: no picture for proposal %s", out.get("id"))
         for cb in list(self._listeners):
             try:
                 cb(out)
