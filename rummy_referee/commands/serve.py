@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import fcntl
 import logging
 import os
 import secrets
 import socket
-import struct
 import sys
 import threading
 import webbrowser
@@ -16,6 +14,7 @@ from pathlib import Path
 from referee.strict_json import one_line
 from web_ui import create_app
 from web_ui.camera import attach_camera
+from web_ui.join import lan_addresses
 from web_ui.server import make_server
 from web_ui.services import get_decks, get_matches, get_store
 from web_ui.store import StoreError
@@ -25,22 +24,8 @@ ANY = {"0.0.0.0", "::", ""}
 
 
 def local_addresses() -> list[str]:
-    """This machine's IPv4 addresses (one per network interface, loopback left out); nothing is sent."""
-    out: list[str] = []
-    try:
-        names = [n for _, n in socket.if_nameindex()]
-    except OSError:
-        names = []
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        for name in names:
-            try:
-                packed = fcntl.ioctl(s.fileno(), 0x8915, struct.pack("256s", name[:15].encode()))  # SIOCGIFADDR
-            except OSError:
-                continue
-            addr = socket.inet_ntoa(packed[20:24])
-            if not addr.startswith("127.") and addr not in out:
-                out.append(addr)
-    return out
+    """This machine's IPv4 addresses (loopback left out, the default route's first); nothing is sent."""
+    return lan_addresses()
 
 
 def allowed_hosts(host: str, extra: list[str] | None = None) -> list[str]:
@@ -129,6 +114,7 @@ def cli_serve(args) -> int:
         print(one_line(f"rummy-referee serve: cannot listen on {host}:{port}: {e}"), file=sys.stderr)
         get_store(app).close()
         return 2
+    app.config["LISTEN_HOST"], app.config["LISTEN_PORT"] = host, server.port  # the Join page's addresses
     shown = "127.0.0.1" if host in ANY else host
     url = f"http://{shown}:{server.port}/"
     print(f"Rummy Referee dashboard: {url}  (database: {db})", flush=True)
@@ -138,6 +124,11 @@ def cli_serve(args) -> int:
             print("On a tablet on the same network, open: " + "  or  ".join(lan), flush=True)
         else:
             print("Open it from a tablet on the same network with this computer's address.", flush=True)
+    if not local:
+        print(f"Join from another device: {url}join shows the address and its QR code", flush=True)
+    else:
+        print("Only this computer can open it; for a tablet: rummy-referee serve --host 0.0.0.0 --pin 1234",
+              flush=True)
     has_screen = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or sys.platform in ("darwin", "win32")
     if has_screen and not getattr(args, "no_browser", False):
         threading.Timer(0.8, lambda: webbrowser.open(url)).start()
