@@ -27,21 +27,77 @@ RR.CameraBox = (ctx) => {
     }
   }
 
-  // events the camera is unsure of: the players accept or reject them
+  // events the camera is unsure of: shown large at the top with the camera's picture of the cards, until the
+  // table answers: yes (one tap), no, or its own version (the card picker, then Send)
+  let heard = new Set();
+  let fixing = null;  // id of the proposal being corrected (its picker stays open across polls)
+  function chime() {
+    try {
+      if (navigator.vibrate) navigator.vibrate(150);
+      const Ctx = window.AudioContext || window.webkitAudioContext;
+      if (!Ctx) return;
+      const ac = chime.ac || (chime.ac = new Ctx());
+      const o = ac.createOscillator(), g = ac.createGain();
+      o.frequency.value = 660;
+      g.gain.setValueAtTime(0.0001, ac.currentTime);
+      g.gain.exponentialRampToValueAtTime(0.15, ac.currentTime + 0.02);
+      g.gain.exponentialRampToValueAtTime(0.0001, ac.currentTime + 0.35);
+      o.connect(g).connect(ac.destination);
+      o.start();
+      o.stop(ac.currentTime + 0.4);
+    } catch (e) { /* the browser allows no sound before a tap: the question is on screen all the same */ }
+  }
+  const cardsOf = (ev) => (Array.isArray(ev.cards) ? ev.cards : [ev.card || ev.upcard].filter(Boolean));
+  function corrected(ev, cards) {
+    const out = Object.assign({}, ev);
+    if (Array.isArray(ev.cards)) out.cards = cards;
+    else if (ev.upcard !== undefined) out.upcard = cards[0];
+    else out.card = cards[0];
+    return out;
+  }
   function renderProposals(list) {
     const box = $("proposals");
+    const fresh = list.some((p) => !heard.has(p.id));
+    heard = new Set(list.map((p) => p.id));
+    if (fresh) chime();
+    if (fixing !== null && heard.has(fixing) && box.querySelector(`.proposal[data-id="${fixing}"] .pfix`)) return;
+    fixing = null;
     clear(box);
     box.hidden = !list.length;
     for (const p of list) {
-      box.append(el("div", { class: "proposal", "data-id": p.id },
-        el("div", { class: "ptext" }, el("strong", {}, RR.T("Camera proposes:") + " "), Words.describe(p.event),
+      const card = el("div", { class: "proposal", "data-id": p.id });
+      const img = el("img", { class: "pcrop", alt: RR.T("The camera's picture of the cards in question"), src: `/api/camera/proposals/${p.id}/crop.jpg` });
+      img.addEventListener("error", () => img.remove());
+      const answer = async (verb, body) => {
+        const r = await RR.post(`/api/camera/proposals/${p.id}/${verb}`, body);
+        if (!r.ok) showAlert(RR.T("Not allowed: {reason}", { reason: RR.refusal(r) }), "bad");
+        if (r.ok || verb !== "correct") { fixing = null; pollCamera(); }
+      };
+      const btns = el("div", { class: "pbtns" },
+        el("button", { type: "button", class: "btn primary big", "data-answer": "confirm", onclick: () => answer("confirm") }, RR.T("Yes")),
+        el("button", { type: "button", class: "btn big", "data-answer": "correct", onclick: () => openFix() }, RR.T("Correct it")),
+        el("button", { type: "button", class: "btn big", "data-answer": "reject", onclick: () => answer("reject") }, RR.T("No")));
+      const has = cardsOf(p.event).length > 0;
+      if (!has) btns.querySelector('[data-answer="correct"]').remove();  // nothing to name (the end of a hand)
+      function openFix() {
+        fixing = p.id;
+        const one = !Array.isArray(p.event.cards);
+        let picked = cardsOf(p.event).map((c) => String(c));
+        const picker = new Cards.Picker({ max: one ? 1 : 0, onChange: (cs) => { picked = cs; } });
+        picker.set(picked);
+        const fix = el("div", { class: "pfix" }, el("div", { class: "muted" }, RR.T("Name the cards as they are on the table:")), picker.node,
+          el("div", { class: "send-row" },
+            el("button", { type: "button", class: "btn primary big", "data-answer": "send-fix", onclick: () => answer("correct", corrected(p.event, picked)) }, RR.T("Send")),
+            el("button", { type: "button", class: "btn big", onclick: () => { fixing = null; pollCamera(); } }, RR.T("Cancel"))));
+        const old = card.querySelector(".pfix");
+        if (old) old.remove();
+        card.append(fix);
+      }
+      card.append(img,
+        el("div", { class: "ptext" }, el("div", {}, RR.T("The camera asks: {what}?", { what: Words.describe(p.event) })),
           p.reason ? el("div", { class: "muted" }, p.reason) : null),
-        el("button", { type: "button", class: "btn primary", onclick: async () => {
-          const r = await RR.post(`/api/camera/proposals/${p.id}/confirm`);
-          if (!r.ok) showAlert(RR.T("Not allowed: {reason}", { reason: RR.refusal(r) }), "bad");
-          pollCamera();
-        } }, RR.T("Accept")),
-        el("button", { type: "button", class: "btn", onclick: async () => { await RR.post(`/api/camera/proposals/${p.id}/reject`); pollCamera(); } }, RR.T("Reject"))));
+        btns);
+      box.append(card);
     }
   }
 
