@@ -128,7 +128,7 @@ def test_a_group_that_is_no_layoff_is_not_sent_as_one(make_referee):
     assert all(x["ok"] for x in o.outcomes)
     out = o.observe(snap(["5C", "2S"], Ben=[["7H", "8H", "9H"]], Cleo=[["10H"], ["KD", "KS"]]))
     assert [x["event"] for x in out] == [{"type": "draw", "player": "Cleo", "from": "stock"},
-                                         {"type": "lay_off", "player": "Cleo", "cards": ["10H"]}]
+                                         {"type": "lay_off", "player": "Cleo", "cards": ["10H"], "meld": 1}]
 
 
 def test_an_event_the_referee_would_refuse_waits_for_more_looks(make_referee):

@@ -180,7 +180,7 @@ def test_rummy500_layoff_in_the_layers_own_zone():
     # Cleo lays the 10H off on Ben's run, in her own zone, apart from everything
     out = o.observe(snap(["5C", "2S"], Ben=[["7H", "8H", "9H"]], Cleo=[["10H"]]))
     assert [x["event"] for x in out] == [{"type": "draw", "player": "Cleo", "from": "stock"},
-                                         {"type": "lay_off", "player": "Cleo", "cards": ["10H"]}]
+                                         {"type": "lay_off", "player": "Cleo", "cards": ["10H"], "meld": 1}]
     assert all(x["ok"] for x in out)
     # two cards that fit nowhere yet: a meld being laid out, no event
     assert o.observe(snap(["5C", "2S"], Ben=[["7H", "8H", "9H"]], Cleo=[["10H"], ["KD", "KS"]])) == []

@@ -16,9 +16,11 @@ their ids, the discard pile, whose turn it is, the phase, hand counts) and deriv
 - a deep pickup (Rummy 500, ``discard_draw: top_or_deep``): the top cards of the pile vanish down to a
   card that is still there, and the player's play uses them: a draw from the discard pile naming the deepest
   card taken (the referee then checks that it is used at once).
+- ``call_rummy`` (Rummy 500, R500-9): while the call is open, the top discard vanishes and turns up in a new
+  group in another player's zone: that player called; the play that follows is read as their turn.
 - ``end_hand`` on an empty stock (where the rules end the hand there, Rummy 500's R500-10): proposed, never
   applied by itself, since the player may still take from the pile; once declined it is not asked again in
-  that turn.  An ``end_hand`` by agreement and a "Rummy!" call come from the dashboard.
+  that turn.  An ``end_hand`` by agreement comes from the dashboard (a "Rummy!" call may too).
 - the stock turned over (recycled) is derived by the referee from a draw on an empty stock; the pile that
   vanishes with it is not a pickup (the draw is from the stock while the referee's stock is empty).
 - ``reveal``: after someone went out, the new cards spread in a player's zone, once as many as the referee
@@ -367,6 +369,13 @@ class Observer:
                         or (len(pile) == 1 and not snap.discard)):
                     self._top_taken = True
 
+        # "Rummy!" (R500-9): before the player to move draws, another player takes the discard and plays it
+        if phase == Phase.DRAW and cur.get("rummy_call_open") and top is not None and top not in snap.discard:
+            for owner, new, _touched in new_groups:
+                if owner != player and top in new:
+                    return _Candidate({"type": "call_rummy", "player": owner, "card": top}, self._conf(snap, [top]),
+                                      f"did {owner} call “Rummy!” on {top}?", (top,))
+
         # candidate plays in order: melds, lay-offs, then the discard
         plays: list[_Candidate] = []
         for owner, new, touched in new_groups:
@@ -381,10 +390,14 @@ class Observer:
                 plays.append(_Candidate({"type": "meld", "player": player, "cards": new}, 1.0, "", tuple(new)))
             elif owner == player and lay_in_own_zone:
                 # Rummy 500: a lay-off lies in the zone of the player who lays it off; fewer than three new
-                # cards may also be a meld being laid out, so only a lay-off the referee accepts counts
+                # cards may also be a meld being laid out, so only a lay-off the referee accepts counts, on the
+                # meld it fits (asked when it fits several)
                 ev = {"type": "lay_off", "player": player, "cards": new}
-                if self._legal(ev):
-                    plays.append(_Candidate(ev, 1.0, "", tuple(new)))
+                fit = [m["id"] for m in melds if self._legal(dict(ev, meld=m["id"]))]
+                if len(fit) == 1:
+                    plays.append(_Candidate(dict(ev, meld=fit[0]), 1.0, "", tuple(new)))
+                elif fit:
+                    plays.append(self._ambiguous_layoff(ev, fit, new))
         plays.sort(key=lambda c: 0 if c.event["type"] == "meld" else 1)
         if new_discards:
             x = new_discards[0]

@@ -18,6 +18,7 @@ import numpy as np
 
 from referee.cards import ALL_CARDS as DECK
 from referee.cards import RANKS, SUITS, rank_of
+from referee.options import DiscardDraw, Scoring
 from referee.sim import hidden_event
 
 HAND_SIZE = {2: 10, 3: 7, 4: 7}
@@ -109,26 +110,45 @@ def _extends(meld: list[str], card: str) -> str | None:
 
 
 def script_hand(rng: np.random.Generator, players: list[str], dealer: str, max_turns: int = 60,
-                rules: str = "basic") -> Script | None:
-    """One hand, played greedily by every player, checked by the referee. None if the stock ran out."""
+                rules: str = "basic", options: dict | None = None, call_prob: float = 0.35) -> Script | None:
+    """One hand, played greedily by every player, checked by the referee. None if the stock ran out (or the
+    hand stalled). Every rule system: the hand size, lay-offs only after one's own meld (`solitaired`), and in
+    `rummy500` deep pickups (down to a pile card that makes a meld), lay-offs put in the layer's own zone, and
+    "Rummy!" calls: with probability `call_prob` a player keeps back a card that fits a meld and discards it,
+    and the nearest other player who can lay it off calls and does. The greedy player does not use jokers:
+    Rummy 500 hands are scripted with `jokers_per_deck: 0` unless `options` say otherwise (then the jokers
+    stay in the stock and the hand may still be played). Two decks are not scripted."""
     from referee import Match
 
     n = len(players)
-    deck = list(DECK)
+    match = {"type": "match", "rules": rules, "players": list(players)}
+    opts = dict(options or {})
+    if rules == "rummy500":
+        opts.setdefault("jokers_per_deck", 0)
+    if opts:
+        match["options"] = opts
+    ref = Match(match)
+    R = ref.rules
+    if R.decks != 1:
+        raise ValueError("scripted hands are one-deck hands")
+    own_zone = R.scoring == Scoring.MELD_MINUS_HAND  # Rummy 500: a lay-off lies before the layer (R500-7)
+    deep_ok = R.discard_draw == DiscardDraw.TOP_OR_DEEP
+    calls = bool(R.rummy_call) and call_prob > 0
+    deck = list(DECK) + ["JK"] * ref.deck.get("JK", 0)
     rng.shuffle(deck)
     d = players.index(dealer)
     order = [players[(d + 1 + i) % n] for i in range(n)]
     hands: dict[str, list[str]] = {p: [] for p in players}
-    for _ in range(HAND_SIZE[n]):
+    for _ in range(R.hand_size):
         for p in order:
             hands[p].append(deck.pop())
     up = deck.pop()
     stock = deck
-    match = {"type": "match", "rules": rules, "players": list(players)}
-    ref = Match(match)
     table = Table(pile=[up])
     events: list[dict] = []
     steps: list[Step] = []
+    melded = {p: False for p in players}
+    layoffs = 0
 
     def do(ev, actor, where):
         v = ref.apply(hidden_event(ev))  # the referee sees what the camera can: hidden hands
@@ -139,59 +159,113 @@ def script_hand(rng: np.random.Generator, players: list[str], dealer: str, max_t
         cur = ref.public_state().get("current")
         return cur["phase"] if cur else "over"
 
+    def lay_off(p, c, m):
+        nonlocal layoffs
+        how = _extends(m["cards"], c)
+        hands[p].remove(c)
+        if own_zone:  # in front of the layer, apart from the meld; the meld's own cards stay as they are
+            layoffs += 1
+            m.setdefault("laid", []).append(c)
+            table.melds.append({"id": f"L{layoffs}", "zone": p, "cards": [c], "base": 0, "of": m["id"]})
+        elif how == "low":
+            m["cards"].insert(0, c)
+            m["base"] -= 1
+        else:
+            m["cards"].append(c)
+        do({"type": "lay_off", "player": p, "cards": [c], "meld": m["id"]}, p,
+           f"zone:{p if own_zone else m['zone']}")
+
+    def fits(c):
+        """The table meld a card can be laid off on (the meld with what was laid off on it), else None."""
+        for m in table.melds:
+            if isinstance(m["id"], int) and _extends(sorted(m["cards"] + m.get("laid", []), key=rank_of)
+                                                     if not _is_set(m["cards"]) else m["cards"] + m.get("laid", []),
+                                                     c) is not None:
+                return m
+        return None
+
+    def meld_all(p, must=None):
+        for meld in _meld_options([c for c in hands[p] if c != "JK"]):
+            for c in meld:
+                hands[p].remove(c)
+            table.melds.append({"id": len([m for m in table.melds if isinstance(m["id"], int)]) + 1, "zone": p,
+                                "cards": list(meld), "base": 0})
+            melded[p] = True
+            do({"type": "meld", "player": p, "cards": list(meld)}, p, f"zone:{p}")
+            if not hands[p]:
+                return
+
+    def lay_offs(p, taken, keep=None):
+        changed = True
+        while changed and hands[p]:
+            changed = False
+            if R.layoff_requires_own_meld and not melded[p]:
+                return
+            for c in sorted(hands[p], key=rank_of):
+                if c == "JK" or c == keep:
+                    continue
+                m = fits(c)
+                if m is None:
+                    continue
+                if len(hands[p]) == 1 and c == taken:
+                    continue
+                lay_off(p, c, m)
+                changed = True
+                break
+
     do({"type": "deal", "dealer": dealer, "upcard": up, "hands": {p: list(h) for p, h in hands.items()}},
        None, "discard")
     turn = 0
+    seat = 0  # whose turn: order[seat % n]
     out_player = None
+    caller = None  # a player who called "Rummy!" goes on with the turn; play continues from their left
     while out_player is None:
         if turn >= max_turns or not stock:
             return None
-        p = order[turn % n]
         turn += 1
-        hand = hands[p]
-        top = table.pile[-1] if table.pile else None
-        taken = None
-        if top is not None and any(top in m for m in _meld_options(hand + [top])):
-            taken = table.pile.pop()
-            hand.append(taken)
-            do({"type": "draw", "player": p, "from": "discard"}, p, "discard")
+        if caller is not None:
+            p, caller = caller, None
+            seat = order.index(p) + 1
+            taken = None
         else:
-            c = stock.pop()
-            hand.append(c)
-            do({"type": "draw", "player": p, "from": "stock", "card": c}, p, "stock")
-        for meld in _meld_options(hand):
-            for c in meld:
-                hand.remove(c)
-            table.melds.append({"id": len(table.melds) + 1, "zone": p, "cards": list(meld), "base": 0})
-            do({"type": "meld", "player": p, "cards": list(meld)}, p, f"zone:{p}")
-            if not hand:
-                break
-        changed = True
-        while changed and hand:
-            changed = False
-            for c in sorted(hand, key=rank_of):
-                for m in table.melds:
-                    how = _extends(m["cards"], c)
-                    if how is None:
-                        continue
-                    if len(hand) == 1 and c == taken:
-                        continue
-                    hand.remove(c)
-                    if how == "low":
-                        m["cards"].insert(0, c)
-                        m["base"] -= 1
-                    else:
-                        m["cards"].append(c)
-                    do({"type": "lay_off", "player": p, "cards": [c], "meld": m["id"]}, p, f"zone:{m['zone']}")
-                    changed = True
-                    break
-                if changed or not hand:
-                    break
+            p = order[seat % n]
+            seat += 1
+            hand = hands[p]
+            top = table.pile[-1] if table.pile else None
+            taken = None
+            deep = None
+            if deep_ok and len(table.pile) > 1:
+                for i in range(len(table.pile) - 2, -1, -1):
+                    x = table.pile[i]
+                    if x != "JK" and any(x in m for m in _meld_options([c for c in hand if c != "JK"] + table.pile[i:])):
+                        deep = i
+                        break
+            if top is not None and top != "JK" and any(top in m for m in _meld_options(hand + [top])):
+                taken = table.pile.pop()
+                hand.append(taken)
+                do({"type": "draw", "player": p, "from": "discard"}, p, "discard")
+            elif deep is not None:
+                x = table.pile[deep]
+                got, table.pile[deep:] = table.pile[deep:], []
+                hand.extend(got)
+                do({"type": "draw", "player": p, "from": "discard", "card": x}, p, "discard")
+            else:
+                c = stock.pop()
+                hand.append(c)
+                do({"type": "draw", "player": p, "from": "stock", "card": c}, p, "stock")
+        hand = hands[p]
+        meld_all(p)
+        keep = None
+        if calls and hand and rng.random() < call_prob:
+            fit = [c for c in hand if c != "JK" and fits(c) is not None]
+            if fit and len(hand) > 1:
+                keep = fit[0]  # held back, to be discarded: it could have been played
+        lay_offs(p, taken, keep)
         if not hand:
             out_player = p
             break
         choices = [c for c in hand if c != taken] or hand
-        x = max(choices, key=lambda c: (value_of(c), rank_of(c), c))
+        x = keep if keep in hand and keep != taken else max(choices, key=lambda c: (value_of(c), rank_of(c), c))
         hand.remove(x)
         table.pile.append(x)
         phase = do({"type": "discard", "player": p, "card": x}, p, "discard")
@@ -199,6 +273,21 @@ def script_hand(rng: np.random.Generator, players: list[str], dealer: str, max_t
             out_player = p
         elif phase not in ("draw", "play"):
             return None  # a stalemate (everyone holds one card): not a useful recording
+        elif x == keep and ref.public_state()["current"].get("rummy_call_open"):
+            # the nearest other player (clockwise) calls "Rummy!" and lays the card off (R500-9); the next
+            # player would simply take it as their draw, so the callers are the ones after that
+            i = order.index(p)
+            for k in range(2, n):
+                q = order[(i + k) % n]
+                m = fits(x)
+                if m is None or (R.layoff_requires_own_meld and not melded[q]):
+                    break
+                table.pile.pop()
+                hands[q].append(x)
+                do({"type": "call_rummy", "player": q, "card": x}, q, "discard")
+                lay_off(q, x, m)
+                caller = q
+                break
     cur = ref.public_state()["current"] or {}
     for p in list(cur.get("awaiting_reveal") or []):
         table.reveals[p] = list(hands[p])
@@ -207,6 +296,10 @@ def script_hand(rng: np.random.Generator, players: list[str], dealer: str, max_t
     if cur is not None and cur.get("phase") != "over":
         return None
     return Script(match, dealer, events, steps)
+
+
+def _is_set(cards: list[str]) -> bool:
+    return all(c[:-1] == cards[0][:-1] for c in cards)
 
 
 def scripted_hands(n_hands: int, seed: int = 0):
