@@ -127,6 +127,7 @@ MESSAGES = {
     "no_camera": lazy_gettext("No camera is connected"),
     "no_frame": lazy_gettext("The camera has no picture yet"),
     "no_proposal": lazy_gettext("That proposal is no longer waiting"),
+    "no_picture": lazy_gettext("There is no picture for that proposal"),
     "no_camera_picture": lazy_gettext("The camera has no picture to take: upload a photo instead"),
     "bad_photo": lazy_gettext("The referee cannot use this photo: take it again with the cards apart, face up, on "
                               "a plain table, without glare"),
