@@ -197,20 +197,21 @@
       const cols = S.players.concat(gone);
       const t = el("table", { class: "history" });
       t.append(el("thead", {}, el("tr", {}, el("th", {}, T("Hand")), el("th", {}, T("Dealer")), el("th", {}, T("Out")),
-        cols.map((p) => el("th", { class: "num" + (gone.includes(p) ? " left" : "") }, p)), el("th", { class: "hand-actions" }, el("span", { class: "sr-only" }, T("Change"))))));
+        cols.map((p) => el("th", { class: "num" + (gone.includes(p) ? " left" : "") }, p)))));
       const run = Object.fromEntries(cols.map((p) => [p, 0]));
       const body = el("tbody");
       for (const hd of S.hands) {
         for (const p of cols) run[p] += (hd.points && hd.points[p]) || 0;
         const played = (p) => hd.points && hd.points[p] !== undefined;
-        body.append(el("tr", { class: evening.rowClass(hd), "data-hand": hd.number }, el("td", {}, String(hd.number), evening.mark(hd)), el("td", {}, hd.dealer || ""),
+        // the hand's Edit / Delete sit by its number: at hand on a phone, where the table scrolls inside its box
+        body.append(el("tr", { class: evening.rowClass(hd), "data-hand": hd.number }, el("td", { class: "hand-cell" }, String(hd.number), evening.mark(hd), evening.actions(hd)),
+          el("td", {}, hd.dealer || ""),
           el("td", {}, hd.result === "out" ? (hd.going_rummy ? T("{player} (rummy)", { player: hd.winner || "" }) : hd.winner || "") : word(RESULTS, hd.result)),
-          cols.map((p) => el("td", { class: "num" }, played(p) ? [el("span", { class: "pts" }, `${hd.points[p]}`), el("span", { class: "run" }, ` ${run[p]}`)] : el("span", { class: "muted" }, "–"))),
-          evening.actions(hd)));
+          cols.map((p) => el("td", { class: "num" }, played(p) ? [el("span", { class: "pts" }, `${hd.points[p]}`), el("span", { class: "run" }, ` ${run[p]}`)] : el("span", { class: "muted" }, "–")))));
       }
       t.append(body);
       const totalOf = (p) => (gone.includes(p) ? (S.left_totals || {})[p] : S.totals[p]);
-      t.append(el("tfoot", {}, el("tr", {}, el("th", { colspan: 3 }, T("Total")), cols.map((p) => el("th", { class: "num" }, String(totalOf(p) ?? 0))), el("th", {}))));
+      t.append(el("tfoot", {}, el("tr", {}, el("th", { colspan: 3 }, T("Total")), cols.map((p) => el("th", { class: "num" }, String(totalOf(p) ?? 0))))));
       h.append(t);
     }
     const colors = colorOf();
