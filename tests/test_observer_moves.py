@@ -241,3 +241,26 @@ def test_whole_scripted_hands_of_every_rule_system_are_read_exactly(rules, n):
     else:  # every lay-off lies against its meld: nothing to ask
         assert asked == [0] * len(asked)
     print(f"{rules} {n} players: questions per hand {asked}")
+
+
+def test_a_hand_shown_short_says_whom_to_look_at_and_goes_when_shown_whole():
+    P = ["Ana", "Ben", "Cleo"]
+    o = Observer(Match({"type": "match", "rules": "basic", "players": P}), "Ana", patience=2)
+    run, sets = ["7H", "8H", "9H", "10H"], ["KS", "KD", "KC"]
+    o.observe(snap(P, ["5C"]))
+    o.observe(snap(P, ["5C"], Ben=[run]))
+    o.observe(snap(P, ["5C"], Ben=[run, sets]))
+    o.observe(snap(P, ["5C", "2S"], Ben=[run, sets]))  # Ben's last card: he went out
+    assert o.referee.public_state()["current"]["awaiting_reveal"] == ["Ana", "Cleo"]
+    short = snap(P, ["5C", "2S"], Ben=[run, sets], Ana=[["2C", "3C", "4C", "6D", "7D", "8S"]])  # 6 of her 7
+    looks = 0
+    while not o.pending() and looks < 20:
+        o.observe(short)
+        looks += 1
+        assert o.waiting or o.pending()  # the tracker keeps looking at the same table
+    [q] = o.pending()
+    assert q["event"]["player"] == "Ana" and q["missing"] == 1 and "look at Ana's hand" in q["reason"]
+    assert looks > 4  # not at the first look: a hand being spread is no question
+    out = o.observe(snap(P, ["5C", "2S"], Ben=[run, sets], Ana=[["2C", "3C", "4C", "6D", "7D", "8S", "JD"]]))
+    assert o.pending() == [] or o.pending()[0]["event"]["player"] != "Ana"
+    assert [x["event"]["player"] for x in out if x["ok"]] == ["Ana"]

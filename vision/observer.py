@@ -24,7 +24,9 @@ their ids, the discard pile, whose turn it is, the phase, hand counts) and deriv
 - the stock turned over (recycled) is derived by the referee from a draw on an empty stock; the pile that
   vanishes with it is not a pickup (the draw is from the stock while the referee's stock is empty).
 - ``reveal``: after someone went out, the new cards spread in a player's zone, once as many as the referee
-  counts in that hand; the winner's face-down last card when it is turned face up on the pile.
+  counts in that hand; the winner's face-down last card when it is turned face up on the pile. A hand shown
+  with cards missing, still after a long look, is asked about ("look at Ana's hand: 6 of the 7 cards..."), to be
+  corrected with the whole hand; the question goes by itself once the whole hand shows.
 
 Each event goes to the referee at once. A refused one is reported (code and message from the referee) and its
 cards are set aside until they leave the table. An event the observer is unsure of (a card whose identity vote
@@ -72,6 +74,7 @@ class _Candidate:
     cards: tuple[str, ...] = ()
     follow: _Candidate | None = None  # an inferred draw: the visible move that implies it
     turn: tuple | None = None  # an empty-stock end of hand: the turn it was asked in
+    short: int = 0  # a reveal with fewer cards than the hand holds: how many are missing
 
 
 class Observer:
@@ -102,6 +105,7 @@ class Observer:
         self._options: dict = {}  # the match's rule options (public_state()["options"])
         self._declined_end = None  # the turn whose "end the hand on the empty stock?" was answered no
         self._aliases: dict[str, str] = {}  # camera's name -> the players' name, for cards they corrected
+        self._short_key, self._short_looks = None, 0  # a hand shown with cards missing, and how long
         self.outcomes: list[Outcome] = []
 
     # ---- public API ------------------------------------------------------------------------------
@@ -133,7 +137,8 @@ class Observer:
 
     def pending(self) -> list[dict]:
         with self._lock:
-            return [{"id": i, "event": dict(c.event), "reason": c.reason} for i, c in self._pending]
+            return [dict({"id": i, "event": dict(c.event), "reason": c.reason}, **({"missing": c.short} if c.short else {}))
+                    for i, c in self._pending]
 
     def confirm(self, pid: int) -> Outcome | None:
         with self._lock:
@@ -214,6 +219,8 @@ class Observer:
         outs: list[Outcome] = []
         snap = self._last
         self.waiting = False
+        if snap is not None and self._pending:
+            self._withdraw_answered(snap)
         if snap is None or self._pending:
             return outs
         for _ in range(64):
@@ -237,6 +244,18 @@ class Observer:
             if not out["ok"] and not cand.cards:
                 break  # a refused draw or deal: nothing later can be right
         return outs
+
+    def _withdraw_answered(self, snap: TableSnapshot) -> None:
+        """A question the table answered by itself: a hand shown short that is now shown whole."""
+        cur = self.referee.public_state().get("current") or {}
+        for i, c in list(self._pending):
+            if c.short and c.event.get("type") == "reveal":
+                p = c.event.get("player")
+                need = int((cur.get("hand_counts") or {}).get(p, 0))
+                known = self._known(cur)
+                seen = [x for g in snap.players.get(p, ()) for x in g.cards if x not in known]
+                if len(seen) >= need:
+                    self._pending.remove((i, c))
 
     def _should_wait(self, cand: _Candidate) -> bool:
         """An unsure event, or one the referee would refuse (a meld missing a card not recognised yet, a meld
@@ -314,6 +333,17 @@ class Observer:
             if need == 0:
                 return _Candidate({"type": "reveal", "player": p, "cards": []}, 1.0)
             if len(new) < need:
+                if new and self.patience > 0:
+                    # a hand shown short: after a long still look, the table is told whom to look at
+                    key = (p, tuple(sorted(new)))
+                    if key != self._short_key:
+                        self._short_key, self._short_looks = key, 0
+                    self._short_looks += 1
+                    self.waiting = True  # looked at again on the next frames of the same table
+                    if self._short_looks > 2 * self.patience:
+                        return _Candidate({"type": "reveal", "player": p, "cards": new}, 0.0,
+                                          f"look at {p}'s hand: {len(new)} of the {need} cards {p} holds are seen",
+                                          tuple(new), short=need - len(new))
                 continue
             conf = self._conf(snap, new)
             reason = f"{p}'s hand: {' '.join(new)}?"

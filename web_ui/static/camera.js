@@ -79,6 +79,7 @@ RR.CameraBox = (ctx) => {
         el("button", { type: "button", class: "btn big", "data-answer": "reject", onclick: () => answer("reject") }, RR.T("No")));
       const has = cardsOf(p.event).length > 0;
       if (!has) btns.querySelector('[data-answer="correct"]').remove();  // nothing to name (the end of a hand)
+      if (p.missing) btns.querySelector('[data-answer="confirm"]').remove();  // a hand shown short: name it whole
       function openFix() {
         fixing = p.id;
         const one = !Array.isArray(p.event.cards);
