@@ -410,7 +410,7 @@ def _optional_body():
     try:
         body = strict_json.loads(raw)
     except strict_json.StrictJSONError as e:
-        return _err(400, e.code, f"The body was refused: {e.message}.")
+        return _err(400, e.code, gettext("The body was refused: %(why)s.", why=e.message))
     if not isinstance(body, dict):
         return _err(422, "bad_body", gettext("Send no body, or a JSON object."))
     return None

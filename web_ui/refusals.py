@@ -114,6 +114,7 @@ MESSAGES = {
     "nothing_to_redo": lazy_gettext("There is nothing to redo"),
     "redo_refused": lazy_gettext("This can no longer be redone"),
     "no_match": lazy_gettext("No match is open"),
+    "refused": lazy_gettext("The move was refused"),
     "not_found": lazy_gettext("Not found"),
     "not_saved": lazy_gettext("The change could not be saved: the database cannot be written"),
     "internal_error": lazy_gettext("Something went wrong on the server: reload the page to see the match as it is"),
