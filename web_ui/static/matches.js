@@ -31,7 +31,7 @@
       e.preventDefault();
       const v = input.value.trim();
       const r = await RR.post(`/api/matches/${row.dataset.mid}/title`, { title: v ? v : null });
-      if (!r.ok) { msg.textContent = r.message || RR.T("The name could not be saved."); input.focus(); return; }
+      if (!r.ok) { msg.textContent = r.message || r.code ? RR.refusal(r) : RR.T("The name could not be saved."); input.focus(); return; }
       cell.querySelector(".mtitle").textContent = r.title || "";
       cell.querySelector(".title-box .sep").hidden = !r.title;
       done();
@@ -64,7 +64,7 @@
     btn.disabled = true;
     RR.post(`/api/matches/${row.dataset.mid}/archive`).then((r) => {
       if (r.ok) reloadWith(RR.T("Archived. It is kept under “Archived” below, where it can be restored."));
-      else { disarm(btn); btn.disabled = false; note(r.message || RR.T("The match could not be archived."), true); }
+      else { disarm(btn); btn.disabled = false; note(r.message || r.code ? RR.refusal(r) : RR.T("The match could not be archived."), true); }
     });
   }
   function disarm(btn) {
@@ -77,7 +77,7 @@
     btn.disabled = true;
     RR.post(`/api/matches/${row.dataset.mid}/restore`).then((r) => {
       if (r.ok) reloadWith(RR.T("Restored: the match is back in the list."));
-      else { btn.disabled = false; note(r.message || RR.T("The match could not be restored."), true); }
+      else { btn.disabled = false; note(r.message || r.code ? RR.refusal(r) : RR.T("The match could not be restored."), true); }
     });
   }
 
