@@ -235,6 +235,9 @@ def test_pages_are_in_the_device_language(app):
     r = c.get("/m/nope")
     assert r.status_code == 404 and "Nu există o asemenea partidă." in r.get_data(as_text=True)
     assert "Remi de bază (cardgames.io)" in page
+    c.set_cookie("rr_lang", "sr")  # Serbian in Latin script, as the rule text is: the page says so
+    page = c.get("/matches").get_data(as_text=True)
+    assert '<html lang="sr-Latn">' in page and "Partije" in page and '<script src="/i18n/sr.js">' in page
     other = create_app({"DATABASE": app.config["DATABASE"] + "2"}).test_client()  # another device: English
     assert '<html lang="en">' in other.get("/new").get_data(as_text=True)
 

@@ -22,6 +22,8 @@ from flask_babel import Babel, get_locale
 TRANSLATIONS = Path(__file__).with_name("translations")
 LANGUAGES = {"en": "English", "ro": "Română", "pt": "Português", "it": "Italiano", "sr": "Srpski"}
 DEFAULT = "en"
+# the page's <html lang>: the Serbian catalogue is in Latin script (the rule text's), which "sr" alone does not say
+HTML_LANG = {"sr": "sr-Latn"}
 COOKIE = "rr_lang"
 
 bp = Blueprint("i18n", __name__)
@@ -80,4 +82,5 @@ def init_app(app: Flask) -> None:
 
     @app.context_processor
     def _lang_ctx():
-        return {"lang": current_language(), "languages": LANGUAGES}
+        lang = current_language()
+        return {"lang": lang, "html_lang": HTML_LANG.get(lang, lang), "languages": LANGUAGES}
