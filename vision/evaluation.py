@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.oracle import OracleDetector
-from vision.synth.recording import RecordingSpec, frames_of, layout_dict
+from vision.synth.recording import RecordingSpec, frames_of, layout_dict, spreads_pile
 from vision.synth.scripted_hands import scripted_hands
 
 
@@ -52,10 +52,11 @@ def compare_logs(inferred: list[str], expected: list[str]) -> dict:
 
 def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white", seed: int = 0,
              width: int = 1280, height: int = 720, surfaces: list[str] | None = None, verbose: bool = True,
-             save_dir: Path | None = None, noise: dict | None = None, motion_gate: bool = True) -> dict:
-    """Renders `n_hands` scripted hands (2 and 3 players, several table surfaces, hands over the cards, a few
-    blurred frames) with `deck`, tracks each like `track` does (with the motion gate unless `motion_gate` is
-    False), and compares with the scripted logs."""
+             save_dir: Path | None = None, noise: dict | None = None, motion_gate: bool = True,
+             rules: str = "basic") -> dict:
+    """Renders `n_hands` scripted hands of `rules` (the player counts of `scripted_hands`, several table
+    surfaces, hands over the cards, a few blurred frames) with `deck`, tracks each like `track` does (with the
+    motion gate unless `motion_gate` is False), and compares with the scripted logs."""
     import time
 
     from referee import Match
@@ -69,10 +70,10 @@ def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white
         model = Detector()
     rows = []
     t0 = time.time()
-    for i, players, dealer, script in scripted_hands(n_hands, seed):
+    for i, players, dealer, script in scripted_hands(n_hands, seed, rules):
         spec = RecordingSpec(width=width, height=height, deck=deck, surface=surfaces[i % len(surfaces)])
         rng = np.random.default_rng(seed * 7 + i)
-        layout = Layout.from_dict(layout_dict(players, spec.card_height))
+        layout = Layout.from_dict(layout_dict(players, spec.card_height, spreads_pile(script.match)))
         if detector == "model":
             det = model
         else:
@@ -102,7 +103,7 @@ def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white
     tp = sum(r["matched"] for r in rows)
     n_inf = sum(r["inferred"] for r in rows)
     n_exp = sum(r["expected"] for r in rows)
-    return {"detector": detector, "deck": deck, "noise": noise if detector == "oracle" else None, "hands": len(rows), "frames": sum(r["frames"] for r in rows),
+    return {"rules": rules, "detector": detector, "deck": deck, "noise": noise if detector == "oracle" else None, "hands": len(rows), "frames": sum(r["frames"] for r in rows),
             "events_expected": n_exp, "events_inferred": n_inf, "events_matched": tp,
             "precision": round(tp / n_inf, 4) if n_inf else 0.0, "recall": round(tp / n_exp, 4) if n_exp else 0.0,
             "exact_result": sum(r["same_result"] for r in rows), "seconds": round(time.time() - t0, 1)}
@@ -124,10 +125,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--misread", type=float, default=0.02, help="oracle: chance a card is read as a random other")
     ap.add_argument("--jitter", type=float, default=2.0, help="oracle: box jitter (pixels, standard deviation)")
     ap.add_argument("--no-motion-gate", action="store_true", help="run the detector on every frame")
+    ap.add_argument("--rules", default="basic", choices=["basic", "classic", "solitaired", "rummy500"])
     a = ap.parse_args(argv)
     noise = {"dropout": a.dropout, "misread": a.misread, "jitter_px": a.jitter}
     res = evaluate(a.hands, a.detector, a.deck, a.seed, a.width, a.height,
-                   save_dir=Path(a.save) if a.save else None, noise=noise, motion_gate=not a.no_motion_gate)
+                   save_dir=Path(a.save) if a.save else None, noise=noise, motion_gate=not a.no_motion_gate,
+                   rules=a.rules)
     print(json.dumps(res))
     return 0
 

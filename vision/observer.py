@@ -75,6 +75,7 @@ class _Candidate:
     follow: _Candidate | None = None  # an inferred draw: the visible move that implies it
     turn: tuple | None = None  # an empty-stock end of hand: the turn it was asked in
     short: int = 0  # a reveal with fewer cards than the hand holds: how many are missing
+    ask: bool = False  # a question more looks cannot settle (a lay-off that fits two melds): asked at once
 
 
 class Observer:
@@ -261,7 +262,7 @@ class Observer:
         """An unsure event, or one the referee would refuse (a meld missing a card not recognised yet, a meld
         still being laid out), is looked at again on the next `patience` frames of the same table before it
         is proposed or sent (and then refused and reported)."""
-        if self.patience <= 0:
+        if self.patience <= 0 or cand.ask:
             return False
         unsure = cand.confidence < self.min_confidence
         if not unsure and not (cand.cards and not self._legal(cand.event)):
@@ -465,8 +466,8 @@ class Observer:
         k = 0
         while k < len(pile) and pile[-1 - k] not in visible:
             k += 1
-        if k < len(pile) and seen and seen[-1] != pile[-1 - k]:
-            return pile[-1:]  # the pile does not show as a shorter pile: no deep pickup read from it
+        if not set(pile[:len(pile) - k]) <= visible:
+            return pile[-1:]  # the pile does not show whole as a shorter pile: no deep pickup read from it
         return pile[len(pile) - k:]
 
     def _face_down_last(self, snap: TableSnapshot, cur: dict, player: str, plays: list[_Candidate]) -> bool:
@@ -520,16 +521,15 @@ class Observer:
         yet (the referee's dry run: nothing changes)."""
         cur = self.referee.public_state().get("current") or {}
         after = []
-        if cur.get("phase") == Phase.DRAW:
+        if cur.get("phase") == Phase.DRAW and ev.get("type") in ("meld", "lay_off", "discard"):  # not a call
             pile = [_physical(c) for c in cur.get("discard") or []]
             used = {_physical(c) for c in ev.get("cards", [])}
             draw = {"type": "draw", "player": cur.get("current_player"), "from": "stock"}
-            if pile and pile[-1] in used:
+            deep = [i for i, c in enumerate(pile) if c in used]
+            if self._options.get("discard_draw") == DiscardDraw.TOP_OR_DEEP and deep and deep[0] < len(pile) - 1:
+                draw.update({"from": "discard", "card": pile[deep[0]]})  # the deepest card used, and all above it
+            elif pile and pile[-1] in used:
                 draw["from"] = "discard"
-            elif self._options.get("discard_draw") == DiscardDraw.TOP_OR_DEEP:
-                deep = [i for i, c in enumerate(pile) if c in used]
-                if deep:  # the deepest pile card the play uses, and every card above it
-                    draw.update({"from": "discard", "card": pile[deep[0]]})
             after.append(draw)
         return self.referee.check(ev, after=after).ok
 
@@ -540,4 +540,5 @@ class Observer:
             return _Candidate(dict(ev, meld=legal[0]), 1.0, "", tuple(new))
         pick = legal[0] if legal else ids[0]
         return _Candidate(dict(ev, meld=pick), 0.0,
-                          f"{' '.join(new)} could go on melds {', '.join(map(str, ids))}: meld {pick}?", tuple(new))
+                          f"{' '.join(new)} could go on melds {', '.join(map(str, ids))}: meld {pick}?", tuple(new),
+                          ask=len(legal) > 1)

@@ -34,12 +34,20 @@ def zone_boxes(players: list[str]) -> dict[str, tuple[float, float, float, float
     return out
 
 
-def layout_dict(players: list[str], card_height: float) -> dict:
+SPREAD_DISCARD_BOX = (0.51, 0.40, 0.97, 0.60)  # a pile spread in a row (Rummy 500: every card may be taken)
+
+
+def spreads_pile(match: dict) -> bool:
+    """Whether the table lays the discard pile out spread (R500-2: deep pickups), not squared."""
+    return match.get("rules") == "rummy500"
+
+
+def layout_dict(players: list[str], card_height: float, spread: bool = False) -> dict:
     def sq(b):
         x1, y1, x2, y2 = b
         return [[x1, y1], [x2, y1], [x2, y2], [x1, y2]]
 
-    return {"stock": sq(STOCK_BOX), "discard": sq(DISCARD_BOX),
+    return {"stock": sq(STOCK_BOX), "discard": sq(SPREAD_DISCARD_BOX if spread else DISCARD_BOX),
             "players": {p: sq(b) for p, b in zone_boxes(players).items()}, "card_height": card_height}
 
 
@@ -65,6 +73,7 @@ class Geometry:
     players: list[str]
     card_height: float = 0.15  # relative to the frame height
     step: float = 0.27  # fan overlap: offset between cards, in card widths
+    spread: bool = False  # the discard pile laid out in a row (Rummy 500), else squared
     anchors: dict = field(default_factory=dict)  # meld id / reveal key -> (zone, x, y, angle, lo, hi)
     fallback: set = field(default_factory=set)  # cards the deck design lacks (drawn with proc-classic)
 
@@ -128,7 +137,14 @@ class Geometry:
             out.append(Placement("AS", deck, (sx + i * 0.8, sy - i * 0.8), 90 + (_h("s", i) - 0.5) * 6, ch, False))
         dx = (DISCARD_BOX[0] + DISCARD_BOX[2]) / 2 * self.width
         dy = (DISCARD_BOX[1] + DISCARD_BOX[3]) / 2 * self.height
-        for c in table.pile:  # a squared pile, a little messy
+        if self.spread:  # a row from the left, each card's index showing, the top card last and whole
+            x0 = SPREAD_DISCARD_BOX[0] * self.width + 0.6 * cw
+            room = (SPREAD_DISCARD_BOX[2] - SPREAD_DISCARD_BOX[0]) * self.width - 1.2 * cw
+            step = min(0.3 * cw, room / max(1, len(table.pile) - 1))
+            for k, c in enumerate(table.pile):
+                out.append(Placement(c, self._deck(c, deck), (x0 + k * step, dy + (_h(c, "y") - 0.5) * 0.06 * ch),
+                                     (_h(c, "r") - 0.5) * 6, ch))
+        for c in ([] if self.spread else table.pile):  # a squared pile, a little messy
             out.append(Placement(c, self._deck(c, deck), (dx + (_h(c, "x") - 0.5) * 0.12 * cw,
                                                           dy + (_h(c, "y") - 0.5) * 0.12 * ch),
                                  (_h(c, "r") - 0.5) * 16, ch))
@@ -185,7 +201,8 @@ def frames_of(script: Script, spec: RecordingSpec, rng: np.random.Generator, mar
     from vision.synth.scene import render
     from vision.synth.surfaces import make_surface
 
-    geo = Geometry(spec.width, spec.height, script.match["players"], spec.card_height)
+    geo = Geometry(spec.width, spec.height, script.match["players"], spec.card_height,
+                   spread=spreads_pile(script.match))
     bg = make_surface(spec.surface, spec.width, spec.height, rng)
     cache: dict[int, tuple] = {}
 
@@ -257,7 +274,8 @@ def write_recording(script: Script, spec: RecordingSpec, out: Path, seed: int = 
             cv2.imwrite(str(out / "frames" / f"{i:05d}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, spec.jpeg_quality])
             tf.write(json.dumps([[c, [round(v, 1) for v in b]] for c, b, _ in truth]) + "\n")
             n += 1
-    (out / "layout.json").write_text(json.dumps(layout_dict(script.match["players"], spec.card_height), indent=1) + "\n")
+    (out / "layout.json").write_text(json.dumps(layout_dict(script.match["players"], spec.card_height,
+                                                            spreads_pile(script.match)), indent=1) + "\n")
     (out / "match.json").write_text(json.dumps(script.match_file()) + "\n")
     (out / "expected.jsonl").write_text("\n".join(script.expected_log()) + "\n")
     info = {"frames": n, "fps": spec.fps, "deck": spec.deck, "surface": spec.surface, "seed": seed,
@@ -272,12 +290,13 @@ def main(argv: list[str] | None = None) -> int:
 
     argv = sys.argv[1:] if argv is None else argv
     ap = argparse.ArgumentParser(prog="python -m vision.synth.recording",
-                                 description="Render a scripted hand of basic Rummy as a frame folder for `track`.")
+                                 description="Render a scripted hand (any rule system) as a frame folder for `track`.")
     ap.add_argument("--out", required=True, help="output folder")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--deck", default="proc-classic")
     ap.add_argument("--surface", default="felt")
     ap.add_argument("--players", default="Ana,Ben,Cleo")
+    ap.add_argument("--rules", default="basic", choices=["basic", "classic", "solitaired", "rummy500"])
     ap.add_argument("--width", type=int, default=1280)
     ap.add_argument("--height", type=int, default=720)
     ap.add_argument("--fps", type=float, default=5.0)
@@ -288,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
     players = [p.strip() for p in a.players.split(",") if p.strip()]
     script = None
     for k in range(500):
-        s = script_hand(np.random.default_rng(a.seed + k), players, players[0])
+        s = script_hand(np.random.default_rng(a.seed + k), players, players[0], rules=a.rules)
         if s is not None and len(s.events) <= a.max_events:
             script = s
             break

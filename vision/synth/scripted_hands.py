@@ -302,15 +302,21 @@ def _is_set(cards: list[str]) -> bool:
     return all(c[:-1] == cards[0][:-1] for c in cards)
 
 
-def scripted_hands(n_hands: int, seed: int = 0):
-    """(i, players, dealer, script) for `n_hands` playable scripted hands: 2 and 3 players in turn,
-    the deal passing round; the same seed gives the same hands (used by `evaluate` and the benchmarks)."""
+PLAYER_COUNTS = {"basic": (2, 3), "classic": (2, 3, 4), "solitaired": (4,), "rummy500": (2, 3, 4)}
+NAMES = ["Ana", "Ben", "Cleo", "Dan", "Eva", "Finn"]
+
+
+def scripted_hands(n_hands: int, seed: int = 0, rules: str = "basic"):
+    """(i, players, dealer, script) for `n_hands` playable scripted hands of a rule system, the player counts
+    of `PLAYER_COUNTS` in turn, the deal passing round; the same seed gives the same hands (used by `evaluate`
+    and the benchmarks; `basic` gives the hands it always gave: 2 and 3 players in turn)."""
+    counts = PLAYER_COUNTS[rules]
     k = 0
     for i in range(n_hands):
-        players = ["Ana", "Ben", "Cleo"][: 2 + (i % 2)]
+        players = NAMES[: counts[i % len(counts)]]
         dealer = players[i % len(players)]
         script = None
         while script is None:
-            script = script_hand(np.random.default_rng(seed * 100003 + k), players, dealer)
+            script = script_hand(np.random.default_rng(seed * 100003 + k), players, dealer, rules=rules)
             k += 1
         yield i, players, dealer, script
