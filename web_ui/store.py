@@ -1,7 +1,8 @@
 """The dashboard's storage: SQLite on disk, append-only, one row per thing that happened.
 
 Tables
-- ``matches``: one row per match (id, the normalised ``match`` line, created/opened times).
+- ``matches``: one row per match (id, the normalised ``match`` line, created/opened times, the dashboard's
+  ``extra`` data, and ``summary``: the list's cached summary of the state, see web_ui/summaries.py).
 - ``events``: append-only. ``status`` is ``accepted`` (an event of the game log), ``refused`` (kept so
   every screen can show what was refused and why; not part of the log) or ``undo`` (takes back the
   last accepted event that is not already taken back). An ``accepted`` row with the code ``redo`` applies
