@@ -245,3 +245,27 @@ def test_pages_are_in_the_device_language(app):
 def test_the_tool_reports_a_clean_state(capsys):
     assert i18n_tool.main(["--check"]) == 0
     assert "all translated" in capsys.readouterr().out
+
+
+def test_the_engines_notes_are_known_to_the_scripts():
+    """The notes of a hand are the engine's English sentences; words.js (Words.note) matches each one whole to
+    translate it. Every literal part of each note the engine writes is in words.js, so a reworded note in
+    referee/ fails here instead of silently staying English."""
+    words = (ROOT / "web_ui" / "static" / "words.js").read_text(encoding="utf-8")
+    notes = []
+    for path in sorted((ROOT / "referee").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append" \
+                    and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "notes":
+                notes.append(node.args[0])
+            elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "warnings" for t in node.targets) \
+                    and isinstance(node.value, ast.Tuple):
+                notes.extend(node.value.elts)
+    assert len(notes) >= 6
+    for n in notes:
+        parts = [v.value for v in (n.values if isinstance(n, ast.JoinedStr) else [n])
+                 if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+        for part in parts:
+            if len(part.strip()) > 3:
+                assert part.replace("(", "\\(").replace(")", "\\)") in words or part in words, \
+                    f"the engine's note part {part!r} is not in words.js"
