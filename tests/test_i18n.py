@@ -269,3 +269,12 @@ def test_the_engines_notes_are_known_to_the_scripts():
             if len(part.strip()) > 3:
                 assert part.replace("(", "\\(").replace(")", "\\)") in words or part in words, \
                     f"the engine's note part {part!r} is not in words.js"
+
+
+def test_the_catalogue_script_is_revalidated_not_sent_again(app):
+    c = app.test_client()
+    first = c.get("/i18n/it.js")
+    assert first.status_code == 200 and first.headers["Cache-Control"] == "no-cache" and first.headers.get("ETag")
+    again = c.get("/i18n/it.js", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and not again.get_data()
+    assert c.get("/i18n/xx.js").get_data(as_text=True).startswith('window.RR_LANG = "en";')  # unknown: English

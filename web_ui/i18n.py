@@ -67,8 +67,9 @@ def script(lang: str):
     refused = json.dumps(refusals.table(lang), ensure_ascii=False, sort_keys=True)
     body = f"window.RR_LANG = {json.dumps(lang)};\nwindow.RR_CATALOG = {cat};\nwindow.RR_REFUSALS = {refused};\n"
     resp = Response(body, mimetype="text/javascript")
-    resp.headers["Cache-Control"] = "no-cache"
-    return resp
+    resp.headers["Cache-Control"] = "no-cache"  # asked again each time, but a 304 while it is the same
+    resp.add_etag()
+    return resp.make_conditional(request)
 
 
 def init_app(app: Flask) -> None:
