@@ -269,3 +269,45 @@ def test_a_hand_shown_short_says_whom_to_look_at_and_goes_when_shown_whole():
     out = o.observe(snap(P, ["5C", "2S"], Ben=[run, sets], Ana=[["2C", "3C", "4C", "6D", "7D", "8S", "JD"]]))
     assert o.pending() == [] or o.pending()[0]["event"]["player"] != "Ana"
     assert [x["event"]["player"] for x in out if x["ok"]] == ["Ana"]
+
+
+def test_two_decks_identical_cards_are_two_cards():
+    """Rummy 500 with two decks: a second 7H is a card of its own, in a meld and in a revealed hand."""
+    P = ["Ana", "Ben", "Cleo"]
+    o = Observer(Match({"type": "match", "rules": "rummy500", "players": P,
+                        "options": {"decks": 2, "jokers_per_deck": 0}}), "Ana")
+    o.observe(snap(P, ["5C"]))
+    run = ["7H", "8H", "9H"]
+    o.observe(snap(P, ["5C"], Ben=[run]))
+    o.observe(snap(P, ["5C", "2S"], Ben=[run]))
+    # Cleo melds a set with the other 7H
+    out = o.observe(snap(P, ["5C", "2S"], Ben=[run], Cleo=[["7H", "7S", "7D"]]))
+    assert [x["event"] for x in out] == [{"type": "draw", "player": "Cleo", "from": "stock"},
+                                         {"type": "meld", "player": "Cleo", "cards": ["7H", "7S", "7D"]}]
+    assert all(x["ok"] for x in out)
+    # and discards the second 2S on the pile
+    out = o.observe(snap(P, ["5C", "2S", "2S"], Ben=[run], Cleo=[["7H", "7S", "7D"]]))
+    assert [x["event"] for x in out] == [{"type": "discard", "player": "Cleo", "card": "2S"}]
+    assert o.referee.public_state()["current"]["discard"] == ["5C", "2S", "2S"]
+
+
+def test_the_stabiliser_keeps_two_cards_of_one_label_apart_and_a_moved_card_once():
+    from vision.stability import StabilityConfig, Stabilizer
+    from vision.types import CardDetection
+
+    cfg = StabilityConfig(window=3, appear_hits=2, vanish_misses=4, vote_window=4, hold_frames=1)
+    a, b = (10.0, 10.0, 30.0, 40.0), (200.0, 10.0, 220.0, 40.0)
+    two = Stabilizer(cfg, copies=2)
+    for _ in range(3):
+        got = two.update([CardDetection("7H", 0.9, a), CardDetection("7H", 0.9, b)])
+    assert sorted(d.box for d in got) == [a, b]  # two 7H seen at once: two cards
+    one = Stabilizer(cfg, copies=1)
+    for _ in range(3):
+        got = one.update([CardDetection("7H", 0.9, a), CardDetection("7H", 0.9, b)])
+    assert len(got) == 1  # one deck: one 7H
+    moved = Stabilizer(cfg, copies=2)
+    for _ in range(3):
+        moved.update([CardDetection("7H", 0.9, a)])
+    for _ in range(3):  # picked up and put down elsewhere: the old place is remembered a while, but it is one card
+        got = moved.update([CardDetection("7H", 0.9, b)])
+    assert [d.box for d in got] == [b]

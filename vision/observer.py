@@ -42,6 +42,7 @@ Outcomes are dicts: ``{"event": {...}, "ok": bool, "code": str|None, "message": 
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -253,8 +254,8 @@ class Observer:
             if c.short and c.event.get("type") == "reveal":
                 p = c.event.get("player")
                 need = int((cur.get("hand_counts") or {}).get(p, 0))
-                known = self._known(cur)
-                seen = [x for g in snap.players.get(p, ()) for x in g.cards if x not in known]
+                _shown, groups = self._split(snap, *self._table_known(cur))
+                seen = [x for owner, cards, _t in groups if owner == p for x in cards]
                 if len(seen) >= need:
                     self._pending.remove((i, c))
 
@@ -316,21 +317,33 @@ class Observer:
                           f"is {up} the upcard?", ())
 
     # -- after someone went out
+    def _table_known(self, cur: dict) -> tuple[Counter, dict[str, set[int]]]:
+        """The cards the referee has on the table (counted) and the melds each label is in."""
+        known = Counter(_physical(c) for c in cur.get("discard") or [])
+        meld_ids: dict[str, set[int]] = {}
+        for m in cur.get("melds") or []:
+            for c in m.get("cards", []):
+                known[_physical(c)] += 1
+                meld_ids.setdefault(_physical(c), set()).add(m["id"])
+        return known, meld_ids
+
     def _reveal_candidate(self, snap: TableSnapshot, cur: dict) -> _Candidate | None:
-        known = self._known(cur)
         counts = cur.get("hand_counts") or {}
         pile = cur.get("discard") or []
+        shown, groups = self._split(snap, *self._table_known(cur))
+        new_of: dict[str, list[str]] = {}
+        for owner, cards, _touched in groups:
+            new_of.setdefault(owner, []).extend(cards)
         for p in cur.get("awaiting_reveal") or []:
             if p == cur.get("winner") and pile and pile[-1] == "??":
                 # the winner's face-down last card (CGI-4), turned face up on the pile
-                shown = [c for c in snap.discard if c not in known and c not in self._disputed]
                 if not shown:
                     continue
                 x = shown[-1]
                 return _Candidate({"type": "reveal", "player": p, "cards": [x]}, self._conf(snap, [x]),
                                   f"is {x} the card {p} discarded face down?", (x,))
             need = int(counts.get(p, 0))
-            new = [c for g in snap.players.get(p, ()) for c in g.cards if c not in known and c not in self._disputed]
+            new = new_of.get(p, [])
             if need == 0:
                 return _Candidate({"type": "reveal", "player": p, "cards": []}, 1.0)
             if len(new) < need:
@@ -353,11 +366,40 @@ class Observer:
             return _Candidate({"type": "reveal", "player": p, "cards": new}, conf, reason, tuple(new))
         return None
 
-    def _known(self, cur: dict) -> set[str]:
-        known = {_physical(c) for c in cur.get("discard") or []}
-        for m in cur.get("melds") or []:
-            known.update(_physical(c) for c in m.get("cards", []))
-        return known
+    def _split(self, snap: TableSnapshot, known: Counter, meld_ids: dict[str, set[int]]):
+        """What on the table is new: (new discard-pile cards, [(zone owner, new cards, meld ids touched)] for the
+        groups holding new cards, in the snapshot's order). `known` counts the cards the referee already has on
+        the table (two of a card with two decks): each copy seen accounts for one, the pile first, then the
+        groups that hold the most known cards (a meld where it lies), so a second 7H in a new meld is new.
+        Cards set aside (refused, rejected) are neither."""
+        pool = Counter(known)
+        disputed = self._disputed
+
+        def take(c: str) -> bool:
+            if pool[c] > 0:
+                pool[c] -= 1
+                return True
+            return False
+
+        new_discards = [c for c in snap.discard if c not in disputed and not take(c)]
+        groups = [(owner, g) for owner, gs in snap.players.items() for g in gs]
+        order = sorted(range(len(groups)), key=lambda i: -sum(1 for c in groups[i][1].cards if pool[c] > 0))
+        result: dict[int, tuple[str, list[str], set[int]]] = {}
+        for i in order:
+            owner, g = groups[i]
+            new, touched = [], set()
+            for c in g.cards:
+                if c in disputed:
+                    continue
+                if take(c):
+                    ids = meld_ids.get(c, set())
+                    if len(ids) == 1:  # a card of two melds (two decks) says nothing of which one is here
+                        touched |= ids
+                else:
+                    new.append(c)
+            if new:
+                result[i] = (owner, new, touched)
+        return new_discards, [result[i] for i in sorted(result)]
 
     # -- a turn
     def _turn_candidate(self, snap: TableSnapshot, cur: dict) -> _Candidate | None:
@@ -365,28 +407,23 @@ class Observer:
         phase = cur.get("phase")
         pile = [_physical(c) for c in cur.get("discard") or []]
         melds = cur.get("melds") or []
-        meld_of: dict[str, int] = {}
+        meld_ids: dict[str, set[int]] = {}
         for m in melds:
             for c in m.get("cards", []):
-                meld_of[_physical(c)] = m["id"]
-        known = set(pile) | set(meld_of)
-        skip = known | self._disputed
+                meld_ids.setdefault(_physical(c), set()).add(m["id"])
         top = pile[-1] if pile else None
         taken: list[str] = []  # pile cards that may have been taken this turn, deepest first
         if phase == Phase.DRAW and top is not None and top not in snap.discard:
             taken = self._taken_from_pile(pile, snap.discard)
-            skip.difference_update(taken)  # the top discard (or, deep, several) may have gone into a meld
+        # the cards the referee has on the table; the top discard (or, deep, several) may have gone into a meld
+        known = Counter(pile) - Counter(taken)
+        for m in melds:
+            known.update(_physical(c) for c in m.get("cards", []))
 
         # where each player scores the cards they lay off (Rummy 500), those lie in the layer's own zone
         lay_in_own_zone = self._options.get("scoring") == Scoring.MELD_MINUS_HAND
-        # what the player put down: groups holding new cards
-        new_groups: list[tuple[str, list[str], set[int]]] = []  # zone owner, new cards, meld ids touched
-        for owner, groups in snap.players.items():
-            for g in groups:
-                new = [c for c in g.cards if c not in skip]
-                if new:
-                    new_groups.append((owner, new, {meld_of[c] for c in g.cards if c in meld_of}))
-        new_discards = [c for c in snap.discard if c not in skip]
+        # what the player put down: groups holding new cards (zone owner, new cards, meld ids touched)
+        new_discards, new_groups = self._split(snap, known, meld_ids)
 
         if phase == Phase.DRAW:
             key = (cur.get("number"), player, len(pile), len(melds))

@@ -59,7 +59,7 @@ class TableTracker:
             self.gated = GatedDetector(detector, motion_gate)
         elif motion_gate is not False and motion_gate is not None:
             raise TypeError(f"motion_gate: expected True, False or a MotionConfig, got {motion_gate!r}")
-        self.stabilizer = Stabilizer(self.stability)
+        self.stabilizer = Stabilizer(self.stability, copies=self._decks if isinstance(self._decks, int) else 1)
         self.gate = SnapshotGate(self.stability.hold_frames)
         self.observer = Observer(referee, first_dealer, min_confidence=min_confidence, auto_confirm=auto_confirm,
                                  patience=self.stability.vote_window)

@@ -6,7 +6,8 @@ Two small stages:
   of the last `window` frames, and stays present until it was missed `vanish_misses` frames in a row
   (inertia: a hand reaching across or a shadow does not remove a card). Its identity is a
   confidence-weighted vote over the last `vote_window` sightings, so one misread frame changes nothing;
-  the winning label's weight against the runner-up's is the card's confidence downstream.
+  the winning label's weight against the runner-up's is the card's confidence downstream. One card per label,
+  or two with two decks (`copies`): two tracks of a label seen at once are two cards, tracked apart.
 - `SnapshotGate`: passes a table snapshot on only when its content has stayed the same for `hold_frames`
   frames in a row.
 
@@ -51,6 +52,8 @@ class _Track:
     hits: deque = field(default_factory=deque)  # bools over the last `window` frames
     misses: int = 0
     present: bool = False
+    born: int = 0  # the frame it was first seen in
+    seen: int = 0  # the frame it was last seen in
 
     def label(self) -> tuple[str, float]:
         """The winning label and its certainty: its weight against the runner-up's, best / (best + second).
@@ -70,16 +73,19 @@ class _Track:
 class Stabilizer:
     """Feed one frame's detections with `update`; get the cards that are stably on the table."""
 
-    def __init__(self, config: StabilityConfig = StabilityConfig()):
+    def __init__(self, config: StabilityConfig = StabilityConfig(), copies: int = 1):
         self.config = config
+        self.copies = copies  # the decks in play: how many cards may carry one label
         self._tracks: list[_Track] = []
         self._next = 1
+        self._frame = 0
 
     def reset(self) -> None:
         self._tracks.clear()
 
     def update(self, dets: list[CardDetection]) -> list[CardDetection]:
         cfg = self.config
+        self._frame += 1
         labels = [t.label()[0] for t in self._tracks]
         pairs = []
         for ti, t in enumerate(self._tracks):
@@ -101,6 +107,7 @@ class Stabilizer:
             else:
                 t.box = d.box
             t.votes.append((d.card, float(d.confidence)))
+            t.seen = self._frame
             while len(t.votes) > cfg.vote_window:
                 t.votes.popleft()
             k = max(3, cfg.appear_hits)
@@ -123,7 +130,7 @@ class Stabilizer:
             keep.append(t)
         for di, d in enumerate(dets):
             if di not in used_d:
-                t = _Track(self._next, d.box)
+                t = _Track(self._next, d.box, born=self._frame, seen=self._frame)
                 self._next += 1
                 t.votes.append((d.card, float(d.confidence)))
                 self._hit(t, True)
@@ -140,21 +147,33 @@ class Stabilizer:
             t.present = True
 
     def stable(self) -> list[CardDetection]:
-        """Present cards, one per label (one deck: a label seen twice keeps its best-supported track)."""
-        best: dict[str, tuple[tuple, CardDetection]] = {}
+        """Present cards, one per label and deck (one deck: a label seen twice keeps its best-supported track).
+
+        With two decks (`copies` 2) a second track of a label is a second card only when both were seen
+        while the other existed (two 7H on the table at once); a track last seen before the other one
+        appeared is the same card, moved (picked off the pile into a meld), and is dropped."""
+        by: dict[str, list[tuple[tuple, _Track, float]]] = {}
+        out: list[CardDetection] = []
         for t in self._tracks:
             if not t.present:
                 continue
             lab, share = t.label()
-            # a card moved (picked off the discard pile into a meld): the place it is seen at now wins over
-            # the place it is remembered at; then the better supported track
-            weight = (-t.misses, share * len(t.votes))
             if lab == "BACK":
-                best[f"BACK#{t.tid}"] = (weight, CardDetection(lab, share, t.box))
+                out.append(CardDetection(lab, share, t.box))
                 continue
-            if lab not in best or weight > best[lab][0]:
-                best[lab] = (weight, CardDetection(lab, share, t.box))
-        return [v[1] for v in best.values()]
+            # a card moved: the place it is seen at now wins over the place it is remembered at; then the better
+            # supported track
+            by.setdefault(lab, []).append(((-t.misses, share * len(t.votes)), t, share))
+        for lab, cands in by.items():
+            cands.sort(key=lambda c: c[0], reverse=True)
+            kept: list[_Track] = []
+            for _w, t, share in cands:
+                if len(kept) >= self.copies:
+                    break
+                if all(t.seen >= k.born and k.seen >= t.born for k in kept):
+                    kept.append(t)
+                    out.append(CardDetection(lab, share, t.box))
+        return out
 
 
 class SnapshotGate:
