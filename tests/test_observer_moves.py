@@ -311,3 +311,20 @@ def test_the_stabiliser_keeps_two_cards_of_one_label_apart_and_a_moved_card_once
     for _ in range(3):  # picked up and put down elsewhere: the old place is remembered a while, but it is one card
         got = moved.update([CardDetection("7H", 0.9, b)])
     assert [d.box for d in got] == [b]
+
+
+def test_a_joker_in_a_meld_is_declared_when_clear_and_asked_when_not():
+    P = ["Ana", "Ben", "Cleo"]
+    o = Observer(Match({"type": "match", "rules": "rummy500", "players": P}), "Ana")
+    o.observe(snap(P, ["5C"]))
+    out = o.observe(snap(P, ["5C"], Ben=[["7H", "JK", "9H"]]))  # the joker can only be the 8H
+    assert [x["event"] for x in out] == [{"type": "draw", "player": "Ben", "from": "stock"},
+                                         {"type": "meld", "player": "Ben", "cards": ["7H", "JK=8H", "9H"]}]
+    assert all(x["ok"] for x in out)
+    o.observe(snap(P, ["5C", "2S"], Ben=[["7H", "JK", "9H"]]))
+    # Cleo: 4S 4D and a joker, the 4H or the 4C: the table says which
+    out = o.observe(snap(P, ["5C", "2S"], Ben=[["7H", "JK", "9H"]], Cleo=[["4S", "4D", "JK"]]))
+    assert out[-1]["proposed"] and "joker" in out[-1]["message"]
+    [q] = o.pending()
+    done = o.correct(q["id"], {"type": "meld", "player": "Cleo", "cards": ["4S", "4D", "JK=4C"]})
+    assert done["ok"] and o.referee.events[-1]["cards"] == ["4S", "4D", "JK=4C"]

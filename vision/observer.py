@@ -47,6 +47,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from referee import Phase
+from referee.cards import ALL_CARDS
 from referee.options import DiscardDraw, Scoring
 from vision.interfaces import Outcome, Referee
 from vision.layout import DISCARD
@@ -108,6 +109,7 @@ class Observer:
         self._declined_end = None  # the turn whose "end the hand on the empty stock?" was answered no
         self._aliases: dict[str, str] = {}  # camera's name -> the players' name, for cards they corrected
         self._short_key, self._short_looks = None, 0  # a hand shown with cards missing, and how long
+        self._joker_memo: dict = {}  # the legal declarations of a joker in a play (this turn's)
         self.outcomes: list[Outcome] = []
 
     # ---- public API ------------------------------------------------------------------------------
@@ -466,6 +468,8 @@ class Observer:
                     plays.append(_Candidate(dict(ev, meld=fit[0]), 1.0, "", tuple(new)))
                 elif fit:
                     plays.append(self._ambiguous_layoff(ev, fit, new))
+        turn_key = (cur.get("number"), player, len(pile), len(melds))
+        plays = [self._declare_joker(c, turn_key) for c in plays]
         plays.sort(key=lambda c: 0 if c.event["type"] == "meld" else 1)
         if new_discards:
             x = new_discards[0]
@@ -493,6 +497,30 @@ class Observer:
                 ev["card"] = deep[0]
             return _Candidate(ev, 1.0, follow=plays[0])
         return plays[0]
+
+    def _declare_joker(self, cand: _Candidate, turn_key: tuple) -> _Candidate:
+        """A meld or lay-off with a joker the camera sees only as ``JK``: the referee needs the card it stands
+        for (R500-6). One joker whose only legal card is clear (7H JK 9H: the 8H) is declared so; otherwise
+        (two cards would do, or two jokers) the players are asked, with the first legal one proposed."""
+        cards = cand.event.get("cards") or []
+        if cand.event.get("type") not in ("meld", "lay_off") or "JK" not in cards:
+            return cand
+        key = (repr(sorted(cand.event.items())), turn_key)
+        if key not in self._joker_memo:
+            options = []
+            if cards.count("JK") == 1:
+                i = cards.index("JK")
+                for c in ALL_CARDS:
+                    ev = dict(cand.event, cards=cards[:i] + [f"JK={c}"] + cards[i + 1:])
+                    if self._legal(ev):
+                        options.append(ev)
+            self._joker_memo = {key: options}  # one turn's looks only
+        options = self._joker_memo[key]
+        if len(options) == 1:
+            return _Candidate(options[0], cand.confidence, cand.reason, cand.cards)
+        named = options[0] if options else cand.event
+        return _Candidate(named, 0.0, f"which card does the joker stand for in {' '.join(cards)}?", cand.cards,
+                          ask=True)
 
     def _taken_from_pile(self, pile: list[str], seen: tuple[str, ...]) -> list[str]:
         """The cards off the top of the pile that are no longer there (deepest first): the top card, or where

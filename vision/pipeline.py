@@ -59,7 +59,10 @@ class TableTracker:
             self.gated = GatedDetector(detector, motion_gate)
         elif motion_gate is not False and motion_gate is not None:
             raise TypeError(f"motion_gate: expected True, False or a MotionConfig, got {motion_gate!r}")
-        self.stabilizer = Stabilizer(self.stability, copies=self._decks if isinstance(self._decks, int) else 1)
+        opts = referee.public_state().get("options") or {}
+        decks = self._decks if isinstance(self._decks, int) else 1
+        jokers = opts.get("jokers_per_deck") if isinstance(opts.get("jokers_per_deck"), int) else 0
+        self.stabilizer = Stabilizer(self.stability, copies=decks, jokers=decks * jokers)
         self.gate = SnapshotGate(self.stability.hold_frames)
         self.observer = Observer(referee, first_dealer, min_confidence=min_confidence, auto_confirm=auto_confirm,
                                  patience=self.stability.vote_window)

@@ -73,9 +73,10 @@ class _Track:
 class Stabilizer:
     """Feed one frame's detections with `update`; get the cards that are stably on the table."""
 
-    def __init__(self, config: StabilityConfig = StabilityConfig(), copies: int = 1):
+    def __init__(self, config: StabilityConfig = StabilityConfig(), copies: int = 1, jokers: int = 1):
         self.config = config
         self.copies = copies  # the decks in play: how many cards may carry one label
+        self.jokers = max(1, jokers)  # the jokers in play: how many cards may be read as JK
         self._tracks: list[_Track] = []
         self._next = 1
         self._frame = 0
@@ -167,8 +168,9 @@ class Stabilizer:
         for lab, cands in by.items():
             cands.sort(key=lambda c: c[0], reverse=True)
             kept: list[_Track] = []
+            limit = self.jokers if lab == "JK" else self.copies
             for _w, t, share in cands:
-                if len(kept) >= self.copies:
+                if len(kept) >= limit:
                     break
                 if all(t.seen >= k.born and k.seen >= t.born for k in kept):
                     kept.append(t)
