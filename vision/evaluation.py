@@ -53,10 +53,11 @@ def compare_logs(inferred: list[str], expected: list[str]) -> dict:
 def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white", seed: int = 0,
              width: int = 1280, height: int = 720, surfaces: list[str] | None = None, verbose: bool = True,
              save_dir: Path | None = None, noise: dict | None = None, motion_gate: bool = True,
-             rules: str = "basic") -> dict:
+             rules: str = "basic", taught: str | None = None) -> dict:
     """Renders `n_hands` scripted hands of `rules` (the player counts of `scripted_hands`, several table
     surfaces, hands over the cards, a few blurred frames) with `deck`, tracks each like `track` does (with the
-    motion gate unless `motion_gate` is False), and compares with the scripted logs."""
+    motion gate unless `motion_gate` is False), and compares with the scripted logs. `taught`: a deck profile
+    (`rummy-referee enrol`) the model reads with, as `--deck` does."""
     import time
 
     from referee import Match
@@ -67,7 +68,7 @@ def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white
     if detector == "model":
         from vision.detector import Detector
 
-        model = Detector()
+        model = Detector(deck=taught)
     rows = []
     t0 = time.time()
     for i, players, dealer, script in scripted_hands(n_hands, seed, rules):
@@ -103,10 +104,13 @@ def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white
     tp = sum(r["matched"] for r in rows)
     n_inf = sum(r["inferred"] for r in rows)
     n_exp = sum(r["expected"] for r in rows)
-    return {"rules": rules, "detector": detector, "deck": deck, "noise": noise if detector == "oracle" else None, "hands": len(rows), "frames": sum(r["frames"] for r in rows),
+    return {"rules": rules, "detector": detector, "deck": deck, "taught": taught, "noise": noise if detector == "oracle" else None, "hands": len(rows), "frames": sum(r["frames"] for r in rows),
             "events_expected": n_exp, "events_inferred": n_inf, "events_matched": tp,
             "precision": round(tp / n_inf, 4) if n_inf else 0.0, "recall": round(tp / n_exp, 4) if n_exp else 0.0,
-            "exact_result": sum(r["same_result"] for r in rows), "seconds": round(time.time() - t0, 1)}
+            "exact_result": sum(r["same_result"] for r in rows),
+            # the events the players would have been asked to confirm (applied unasked offline)
+            "questions_per_hand": round(sum(r["uncertain"] for r in rows) / len(rows), 2) if rows else 0.0,
+            "seconds": round(time.time() - t0, 1)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -126,11 +130,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jitter", type=float, default=2.0, help="oracle: box jitter (pixels, standard deviation)")
     ap.add_argument("--no-motion-gate", action="store_true", help="run the detector on every frame")
     ap.add_argument("--rules", default="basic", choices=["basic", "classic", "solitaired", "rummy500"])
+    ap.add_argument("--taught", default=None, help="model only: a taught deck profile to read with (as --deck)")
     a = ap.parse_args(argv)
     noise = {"dropout": a.dropout, "misread": a.misread, "jitter_px": a.jitter}
     res = evaluate(a.hands, a.detector, a.deck, a.seed, a.width, a.height,
                    save_dir=Path(a.save) if a.save else None, noise=noise, motion_gate=not a.no_motion_gate,
-                   rules=a.rules)
+                   rules=a.rules, taught=a.taught)
     print(json.dumps(res))
     return 0
 
