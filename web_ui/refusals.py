@@ -32,7 +32,14 @@ from __future__ import annotations
 import re
 
 from flask import Flask, Response, current_app
-from flask_babel import force_locale, gettext, lazy_gettext
+from flask_babel import force_locale, get_locale, gettext, lazy_gettext
+
+DEFAULT = "en"  # the source language (web_ui/i18n.py chooses the language; this module only reads it)
+
+
+def current_language() -> str:
+    loc = get_locale()
+    return loc.language if loc is not None else DEFAULT
 
 # one message per code: a whole sentence, without a final full stop (the rule numbers may follow)
 MESSAGES = {
@@ -161,8 +168,6 @@ def with_rules(text: str, refs: str) -> str:
 def local(code: str | None, message: str | None = None, rule: str | None = None) -> str | None:
     """The player-facing text of a refusal in the request's language; None in English (the engine's detailed
     message stands) and for a code without an entry here."""
-    from .i18n import DEFAULT, current_language
-
     if current_language() == DEFAULT or code not in MESSAGES:
         return None
     return with_rules(str(MESSAGES[code]), rule_refs(message, rule))
@@ -175,8 +180,6 @@ def text(body: dict) -> str:
 
 def table(lang: str) -> dict[str, str]:
     """code → message in `lang` (for the page scripts: window.RR_REFUSALS); empty for English."""
-    from .i18n import DEFAULT
-
     if lang == DEFAULT:
         return {}
     with force_locale(lang):
@@ -196,8 +199,6 @@ def _add_local(item) -> bool:
 
 def _localise(resp: Response) -> Response:
     """Add ``message_local`` to a JSON refusal (and to the entries of a ``refused`` list)."""
-    from .i18n import DEFAULT, current_language
-
     if resp.is_streamed or resp.mimetype != "application/json" or current_language() == DEFAULT:
         return resp
     data = resp.get_data()
