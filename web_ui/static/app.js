@@ -136,8 +136,13 @@
   function renderHandOver() {
     const box = $("hand-over");
     const n = S.hands.length;
-    const confirmed = Number(localStorage.getItem(confirmedKey()) || 0);
+    let confirmed = Number(localStorage.getItem(confirmedKey()) || 0);
+    if (confirmed > n) {  // hands were taken back (undo): a hand entered again is shown again
+      confirmed = n;
+      localStorage.setItem(confirmedKey(), String(n));
+    }
     if (playing() || !n || confirmed >= n) { box.hidden = true; return; }
+    const fresh = box.hidden;  // it appears now: bring it into view (the last move may be far below)
     const h = S.hands[n - 1];
     const det = handDetail(h.number) || {};
     const D = h.details || {};
@@ -185,6 +190,7 @@
       box.hidden = true;
       if (!S.match_over) entry.setAction("deal");
     } }, S.match_over ? T("Confirm") : T("Confirm — next hand")));
+    if (fresh) box.scrollIntoView({ block: "start" });
   }
 
   // ---------- history + chart ----------
