@@ -190,7 +190,10 @@
       box.hidden = true;
       if (!S.match_over) entry.setAction("deal");
     } }, S.match_over ? T("Confirm") : T("Confirm — next hand")));
-    if (fresh) box.scrollIntoView({ block: "start" });
+    if (fresh && !S.match_over) {  // only when it would not be seen; at the match's end the winner and Rematch lead
+      const top = box.getBoundingClientRect().top;
+      if (top < 0 || top > window.innerHeight - 120) box.scrollIntoView({ block: "start" });
+    }
   }
 
   // ---------- history + chart ----------

@@ -83,6 +83,14 @@ const RR = (() => {
   }
 
   document.addEventListener("DOMContentLoaded", () => {
+    // ☰ on a narrow screen: the other screens' links and the display settings, one tap away
+    const menu = document.getElementById("menu-btn");
+    if (menu) menu.addEventListener("click", () => {
+      const bar = document.querySelector(".topbar");
+      const open = !bar.classList.contains("menu-open");
+      bar.classList.toggle("menu-open", open);
+      menu.setAttribute("aria-expanded", open ? "true" : "false");
+    });
     // the language is this device's: a cookie the server reads (web_ui/i18n.py), then the page again
     const pick = document.getElementById("lang-select");
     if (pick) pick.addEventListener("change", () => {
