@@ -41,6 +41,10 @@ def test_the_summary_comes_back_after_undo_and_reentry(size, server, browser):
     box.wait_for(state="visible")
     assert _in_view(page, "#hand-over"), "the summary appeared out of view"
     assert "19" in box.inner_text() or "+19" in box.inner_text()
+    vw = page.viewport_size["width"]
+    for cell in page.locator("#hand-over tr[data-player] td.num").all():  # every player's points shown whole
+        b = cell.bounding_box()
+        assert b and b["x"] >= 0 and b["x"] + b["width"] <= vw, f"a points cell is cut: {b} in {vw} px"
     page.click("#confirm-hand")
     assert box.is_hidden()
     # a mistake: undo, and the hand entered again with other figures
