@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from tests.test_web_api import new_match, play, post
 from web_ui import create_app
 
 PLAYERS = ["Ana", "Ben", "Cleo"]
@@ -14,22 +15,6 @@ H2 = {"type": "hand_result", "winner": "Cleo", "points": {"Ana": 50, "Ben": 60, 
 H3_WIN = {"type": "hand_result", "winner": "Cleo", "points": {"Ana": 20, "Ben": 25, "Cleo": 0}}  # Cleo 155
 # as the log keeps them (the engine names the dealer)
 N2, N3 = {**H2, "dealer": "Ben"}, {**H3_WIN, "dealer": "Cleo"}
-
-
-def new_match(client, setup=None, **extra) -> str:
-    r = client.post("/api/matches", json={**(setup or SETUP), **extra})
-    assert r.status_code == 201, r.get_json()
-    return r.get_json()["id"]
-
-
-def post(client, mid, ev):
-    return client.post(f"/api/matches/{mid}/events", json=ev)
-
-
-def play(client, mid, events):
-    for ev in events:
-        r = post(client, mid, ev)
-        assert r.status_code == 200, (ev, r.get_json())
 
 
 def state(client, mid) -> dict:

@@ -520,6 +520,15 @@ class Store:
             del live.activity[:-ACTIVITY_KEEP]
         return act
 
+    def _commit(self, live: LiveMatch, act: Activity) -> None:
+        """Write the row of a change made in memory; if the write fails, the match in memory no longer
+        matches the disk: it is forgotten (read again from disk next time) and the error goes on."""
+        try:
+            self._insert(live.id, act)
+        except BaseException:
+            self._forget(live)
+            raise
+
     def _insert(self, mid: str, act: Activity) -> None:
         """Write one row and commit: on disk when this returns (synchronous=FULL).  The match's
         `opened` time is its last change: `/` opens the match changed last."""
@@ -573,11 +582,7 @@ class Store:
                     live.redo.clear()  # a new event: what was undone can no longer be redone
                 else:
                     act = self._stage(live, "refused", event, verdict.code, verdict.message, source)
-            try:
-                self._insert(live.id, act)
-            except BaseException:
-                self._forget(live)
-                raise
+            self._commit(live, act)
             return verdict, act
         finally:
             live.write_lock.release()
@@ -594,11 +599,7 @@ class Store:
                 act = self._stage(live, "undo", last, source=source)
                 live.match = rebuilt
                 live.redo.append(last)
-            try:
-                self._insert(live.id, act)
-            except BaseException:
-                self._forget(live)
-                raise
+            self._commit(live, act)
             return act
         finally:
             live.write_lock.release()
@@ -622,11 +623,7 @@ class Store:
                     return verdict, None
                 live.redo.pop()
                 act = self._stage(live, "accepted", live.match.events[-1], code=REDO, source=source)
-            try:
-                self._insert(live.id, act)
-            except BaseException:
-                self._forget(live)
-                raise
+            self._commit(live, act)
             return verdict, act
         finally:
             live.write_lock.release()
