@@ -30,7 +30,9 @@ def _lang(page) -> str:
 
 
 def _choose(page, lang: str) -> None:
-    """The top bar's picker: the page comes again in that language."""
+    """The top bar's picker (behind ☰ up to a tablet's width): the page comes again in that language."""
+    if not page.locator("#lang-select").is_visible() and page.locator("#menu-btn").is_visible():
+        page.click("#menu-btn")
     page.select_option("#lang-select", lang)
     page.wait_for_selector(f'html[lang="{lang}"]', state="attached")
     page.wait_for_load_state("networkidle")
