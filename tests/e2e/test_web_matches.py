@@ -117,6 +117,8 @@ def test_statistics_page(size, server, browser, shot):
     ids = _evening(page, base)
     _api(page, base, f"/api/matches/{ids['over']}/archive")
     page.goto(base + "/matches")
+    if page.locator("#menu-btn").is_visible():  # the top bar's links are behind ☰ up to a tablet's width
+        page.click("#menu-btn")
     page.locator("#nav-stats").click()  # in the top bar
     page.wait_for_url("**/stats")
     _no_side_scroll(page)
