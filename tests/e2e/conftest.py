@@ -37,8 +37,10 @@ def server(tmp_path):
     yield from _serve({"DATABASE": str(tmp_path / "e2e.db")})
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def browser():
+    """One Chromium for the session (each test opens its own contexts: cookies, storage and service workers
+    are a context's own), so each test does not pay for a browser start."""
     exe = chromium_path()
     if exe is None:
         pytest.fail("Debian chromium is not installed (apt-get install chromium); scripts/test installs it")

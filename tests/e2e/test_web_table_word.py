@@ -24,7 +24,8 @@ def test_the_camera_asks_and_the_table_corrects(size, tmp_path, browser, shot):
         det = Unsure()
         pipe = Pipeline(Source, Layout.from_dict(LAYOUT), MatchReferee(live), "Ana", detector=det, fps=20.0,
                         motion_gate=False, max_rate=0)
-        ctx = browser.new_context(viewport=SIZES[size])
+        # no service worker: it would fetch the camera's stream itself, past the route below
+        ctx = browser.new_context(viewport=SIZES[size], service_workers="block")
         try:
             page = ctx.new_page()
             # the camera's video is an endless stream: not needed here, and a browser closing on an open stream
