@@ -345,13 +345,15 @@ def contrast(a: str, b: str) -> float:
     return (la + 0.05) / (lb + 0.05)
 
 
-# (text, ground) pairs as the stylesheet uses them
+# (text, ground) pairs as the stylesheet uses them (the browser test reads the rest from the page, but not over
+# the table's gradient: its two ends are here)
 PAIRS = [("text", "bg"), ("text", "panel"), ("text", "felt"), ("text", "bar"), ("text", "btn"), ("text", "chip-bg"),
          ("text", "field"), ("muted", "bg"), ("muted", "panel"), ("muted", "felt"), ("muted", "bar"),
          ("gold", "felt"), ("gold", "panel"), ("gold", "champion"), ("ok", "panel"), ("bad", "panel"),
          ("warn", "panel"), ("blue", "panel"), ("blue", "bg"), ("on-undo", "undo"), ("on-fill", "gold-fill"),
          ("on-fill", "warn-fill"), ("reason", "feed-bad"), ("text", "bad-banner"), ("text", "ok-banner"),
-         ("text", "hand-over"), ("undo-icon", "panel"), ("text", "undo")]
+         ("text", "hand-over"), ("undo-icon", "panel"), ("text", "undo"), ("text", "table-glow"),
+         ("muted", "table-glow"), ("gold", "table-glow"), ("suit-h", "bar"), ("suit-s", "bar")]
 
 
 @pytest.mark.parametrize("name", ["light", "dark"])

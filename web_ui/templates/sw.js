@@ -10,10 +10,10 @@ self.addEventListener("install", (event) => {
 });
 
 self.addEventListener("activate", (event) => {
-  // the copies of older versions go; this worker takes the open pages at once
+  // the copies of older versions go. The pages open now keep what they loaded (no clients.claim()): the
+  // next page opened, or a reload, is served by this worker
   event.waitUntil(caches.keys()
-    .then((names) => Promise.all(names.filter((n) => n.startsWith("rr-static-") && n !== CACHE).map((n) => caches.delete(n))))
-    .then(() => self.clients.claim()));
+    .then((names) => Promise.all(names.filter((n) => n.startsWith("rr-static-") && n !== CACHE).map((n) => caches.delete(n)))));
 });
 
 self.addEventListener("fetch", (event) => {
