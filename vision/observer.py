@@ -59,13 +59,11 @@ def _physical(card: str) -> str:
     return card.split("=", 1)[0]
 
 
-def _event_cards(ev: dict) -> list[str]:
-    """The cards an event names (its `cards`, `card` or `upcard`)."""
-    out = [str(c) for c in ev.get("cards") or [] if isinstance(c, str)]
-    for k in ("card", "upcard"):
-        if isinstance(ev.get(k), str):
-            out.append(ev[k])
-    return out
+def event_cards(ev: dict) -> list[str]:
+    """The physical cards an event names (its `cards`, `card` or `upcard`; a joker as ``JK``)."""
+    out = [c for c in ev.get("cards") or [] if isinstance(c, str)]
+    out += [ev[k] for k in ("card", "upcard") if isinstance(ev.get(k), str)]
+    return [_physical(c) for c in out]
 
 
 @dataclass
@@ -162,8 +160,8 @@ class Observer:
             cand = next((c for i, c in self._pending if i == pid), None)
             if cand is None:
                 return None
-            seen = [_physical(c) for c in _event_cards(cand.event)]
-            said = [_physical(c) for c in _event_cards(event)]
+            seen = event_cards(cand.event)
+            said = event_cards(event)
             fixed = _Candidate(dict(event), 1.0, "", tuple(said))
             v = self.referee.check(fixed.event)
             if not v.ok:
@@ -409,18 +407,13 @@ class Observer:
         phase = cur.get("phase")
         pile = [_physical(c) for c in cur.get("discard") or []]
         melds = cur.get("melds") or []
-        meld_ids: dict[str, set[int]] = {}
-        for m in melds:
-            for c in m.get("cards", []):
-                meld_ids.setdefault(_physical(c), set()).add(m["id"])
         top = pile[-1] if pile else None
         taken: list[str] = []  # pile cards that may have been taken this turn, deepest first
         if phase == Phase.DRAW and top is not None and top not in snap.discard:
             taken = self._taken_from_pile(pile, snap.discard)
         # the cards the referee has on the table; the top discard (or, deep, several) may have gone into a meld
-        known = Counter(pile) - Counter(taken)
-        for m in melds:
-            known.update(_physical(c) for c in m.get("cards", []))
+        known, meld_ids = self._table_known(cur)
+        known -= Counter(taken)
 
         # where each player scores the cards they lay off (Rummy 500), those lie in the layer's own zone
         lay_in_own_zone = self._options.get("scoring") == Scoring.MELD_MINUS_HAND

@@ -28,7 +28,7 @@ from vision.detector import Detector as CardDetector
 from vision.interfaces import Detector, FrameSource, Outcome, Referee
 from vision.layout import Calibration, FrameMapper, Layout
 from vision.motion import GatedDetector, MotionConfig
-from vision.observer import Observer
+from vision.observer import Observer, event_cards
 from vision.snapshot import SnapshotConfig, TableSnapshot, build_snapshot
 from vision.stability import SnapshotGate, StabilityConfig, Stabilizer
 from vision.types import CardDetection, Frame
@@ -151,12 +151,6 @@ def annotate(img: np.ndarray, layout: Layout | None, mapper: FrameMapper | None,
         label = f"{d.card} {d.confidence:.2f}"
         cv2.putText(out, label, (x1, max(10, y1 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 3, cv2.LINE_AA)
         cv2.putText(out, label, (x1, max(10, y1 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.45, col, 1, cv2.LINE_AA)
-    return out
-
-
-def _named_cards(ev: dict) -> list[str]:
-    out = [str(c).split("=", 1)[0] for c in ev.get("cards") or [] if isinstance(c, str)]
-    out += [ev[k] for k in ("card", "upcard") if isinstance(ev.get(k), str)]
     return out
 
 
@@ -284,7 +278,7 @@ class Pipeline:
         t, frame = self._tracker, self._last_frame
         if t is None or frame is None or out.get("id") is None:
             return
-        jpeg = crop_cards(frame.image, t.last_stable, _named_cards(out.get("event") or {}))
+        jpeg = crop_cards(frame.image, t.last_stable, event_cards(out.get("event") or {}))
         if jpeg is None:
             return
         with self._lock:
