@@ -120,3 +120,44 @@ def test_detector_takes_the_threshold_stored_with_the_classifier(tmp_path):
     model.names = dict(enumerate(CORNER_CLASSES))
     torch.save({"model": model.half(), "train_args": {}, "epoch": -1, "date": None, "version": "test"}, named)
     assert Detector(named, backend="torch", classifier=None).conf == DEFAULT_CONF
+
+
+def test_quarter_turns_average_the_four_readings_and_skip_confident_boxes(tmp_path):
+    """tta "r4": each crop is read at 0/90/180/270°, the probabilities averaged; with "tta_below" only the
+    boxes whose plain reading is under it are turned (a confident reading keeps its single pass)."""
+    import torch
+
+    cfg = dict(CONFIGS["v1"], tta="r4")
+    path = tmp_path / "cls.pt"
+    torch.manual_seed(0)
+    model = build_model(cfg)
+    with torch.no_grad():
+        model[-1].weight.mul_(200)  # an untrained network reads nearly uniform: make its readings differ
+    torch.save({"config": cfg, "state_dict": model.state_dict()}, path)
+    clf = CornerClassifier(path, backend="torch")
+    img = _marked_image()
+    img[40:60, 100:110] = 0  # not symmetric under a quarter turn
+    boxes = [(100, 40, 130, 100), (0, 0, 20, 20)]
+    crops = clf.crops(img, boxes)
+
+    def read(cs):
+        return _softmax_of(clf, cs)
+
+    turns = [read([np.ascontiguousarray(np.rot90(c, k)) for c in crops]) for k in range(4)]
+    p = clf.probabilities(img, boxes)
+    assert p.shape == (2, 56) and np.allclose(p, np.mean(turns, 0), atol=1e-5)
+    assert not np.allclose(turns[0], turns[1], atol=1e-4)  # the turns are real, different readings
+    plain = turns[0]
+    cut = float(plain.max(1).mean())  # between the two boxes' plain readings: one is turned, the other not
+    assert plain[0].max() != plain[1].max()
+    clf.config = dict(cfg, tta_below=cut)
+    q = clf.probabilities(img, boxes)
+    for j in range(2):
+        want = np.mean([t[j] for t in turns], 0) if plain[j].max() < cut else plain[j]
+        assert np.allclose(q[j], want, atol=1e-5)
+
+
+def _softmax_of(clf, crops):
+    from vision.corner_classifier import _batch, _softmax
+
+    return _softmax(clf.logits(_batch(crops)))

@@ -4,6 +4,7 @@ the card threshold, the YOLO input size and how many of its boxes are read — c
 
     python -m training.set_choices runs/cls/cards-cls.pt --out models/cards-cls \
         --views "0,0,1;0.08,0.08,1;-0.08,-0.08,1;0,0,1.2;0,0,0.85" --tta --conf 0.5
+    python -m training.set_choices models/cards-cls.pt --out runs/r4/cards-cls --tta-r4   # every quarter turn
 
 Writes <out>.pt ({"config", "state_dict"}) and <out>.onnx (config as JSON metadata "crop_config").
 """
@@ -32,6 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", required=True, help="output path without suffix")
     ap.add_argument("--views", default=None)
     ap.add_argument("--tta", action=argparse.BooleanOptionalAction, default=None, help="also read each crop turned 180°")
+    ap.add_argument("--tta-r4", action="store_true", help="read each crop at all four quarter turns (tta = \"r4\")")
+    ap.add_argument("--tta-below", type=float, default=None,
+                    help="with --tta-r4: turn only the boxes whose plain reading is under this probability")
     ap.add_argument("--conf", type=float, default=None, help="card threshold for Detector()")
     ap.add_argument("--imgsz", type=int, default=None, help="YOLO input size for Detector() (long side)")
     ap.add_argument("--box-conf", type=float, default=None, help="YOLO boxes kept from this score")
@@ -42,6 +46,10 @@ def main(argv: list[str] | None = None) -> int:
         cfg["views"] = parse_views(args.views)
     if args.tta is not None:
         cfg["tta"] = args.tta
+    if args.tta_r4:
+        cfg["tta"] = "r4"
+    if args.tta_below is not None:
+        cfg["tta_below"] = args.tta_below
     for key in ("conf", "imgsz", "box_conf", "max_candidates"):
         if getattr(args, key) is not None:
             cfg[key] = getattr(args, key)

@@ -129,6 +129,7 @@ def mine(dirs: list[Path], split: str, weights: str, imgsz: int = 480, box_conf:
 
 
 LOWRES = 0.3  # with strong augmentation: share of crops down- and up-scaled (--lowres)
+ROT90 = 0.0  # share of crops turned by a random quarter turn (--rot90): an index is read at any angle
 
 
 def augment(batch: np.ndarray, rng: np.random.Generator, strong: bool = False) -> np.ndarray:
@@ -138,6 +139,8 @@ def augment(batch: np.ndarray, rng: np.random.Generator, strong: bool = False) -
     out = np.empty_like(batch)
     size = batch.shape[1]
     for i, im in enumerate(batch):
+        if ROT90 and rng.random() < ROT90:
+            im = np.ascontiguousarray(np.rot90(im, int(rng.integers(1, 4))))
         m = cv2.getRotationMatrix2D((size / 2, size / 2), rng.normal(0, 8), rng.uniform(0.9, 1.1))
         if strong and rng.random() < 0.5:
             axis = rng.integers(2)
@@ -172,7 +175,7 @@ def export_onnx(model, path: Path, cfg: dict | None = None) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    global LOWRES
+    global LOWRES, ROT90
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", action="append", required=True)
     ap.add_argument("--epochs", type=int, default=8)
@@ -194,10 +197,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mine", default=None, help="also crop this YOLO model's own boxes (see mine())")
     ap.add_argument("--mine-imgsz", type=int, default=480)
     ap.add_argument("--mine-data", action="append", default=None, help="mine only these folders (default: --data)")
+    ap.add_argument("--rot90", type=float, default=ROT90, help="share of crops turned by a random quarter turn")
     args = ap.parse_args(argv)
     CFG.clear()
     CFG.update(CONFIGS[args.arch])
-    LOWRES = args.lowres
+    LOWRES, ROT90 = args.lowres, args.rot90
     import torch
 
     torch.manual_seed(args.seed)

@@ -17,7 +17,8 @@ Two crop conventions exist, recorded with the weights (`config`):
 
 The .pt file holds {"config": ..., "state_dict": ...} (a bare state dict is a v1 model); the
 .onnx export keeps the config as JSON in its metadata ("crop_config").  BGR, /255.  Test-time
-choices live in the same config (training/set_choices.py): "tta" (also read the crop turned 180°),
+choices live in the same config (training/set_choices.py): "tta" (also read the crop turned 180°, or
+"r4": at every quarter turn),
 "views" (extra framings of each box, [dx, dy, scale], probabilities averaged) and "conf" (the card
 threshold `Detector` uses unless given one) — chosen on validation data, see models/MODEL.md.
 """
@@ -180,13 +181,31 @@ class CornerClassifier:
     def probabilities(self, img: np.ndarray, boxes, tta: bool | None = None) -> np.ndarray:
         """(len(boxes), 56) class probabilities.  With `tta` (default: the model's config), the
         crop turned 180° is read too and the probabilities averaged (a card's two indices are
-        180° turns of each other, so both orientations are in the training data)."""
+        180° turns of each other, so both orientations are in the training data); with `tta="r4"`
+        the crop is read at all four quarter turns (`_quarter_turns`)."""
         tta = self.config.get("tta", TTA) if tta is None else tta
         crops = [c for vb in self.view_boxes(boxes) for c in self.crops(img, vb)]
+        if tta == "r4":  # every quarter turn: an index on a fanned or sideways card is read upright once
+            return self._quarter_turns(crops, len(boxes), float(self.config.get("tta_below", 1.01)))
         if tta:
             crops = crops + [c[::-1, ::-1] for c in crops]
         q = _softmax(self.logits(_batch(crops)))
         return q.reshape(-1, len(boxes), q.shape[1]).mean(0)
+
+    def _quarter_turns(self, crops: list[np.ndarray], n: int, below: float) -> np.ndarray:
+        """The "r4" reading: every crop as it is, then turned by 90°, 180° and 270° for the boxes whose
+        plain reading (views averaged; "not an index" counts) is under `below` (the config's "tta_below"; default: all boxes), the
+        four readings averaged.  A confident reading costs one pass; only the unsure ones cost four."""
+        q = _softmax(self.logits(_batch(crops)))
+        p = q.reshape(-1, n, q.shape[1]).mean(0)
+        unsure = np.flatnonzero(p.max(1) < below) if below <= 1 else np.arange(n)
+        if len(unsure):
+            views = len(crops) // n
+            turned = [np.ascontiguousarray(np.rot90(crops[v * n + j], k)) for k in (1, 2, 3)
+                      for v in range(views) for j in unsure]
+            qt = _softmax(self.logits(_batch(turned))).reshape(3 * views, len(unsure), q.shape[1])
+            p[unsure] = (p[unsure] * views + qt.sum(0)) / (4 * views)
+        return p
 
     def classify(self, img: np.ndarray, boxes, tta: bool | None = None) -> list[tuple[str, float]]:
         """Class and probability per box."""
