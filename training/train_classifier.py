@@ -283,6 +283,8 @@ def main(argv: list[str] | None = None) -> int:
         if acc >= best:
             best = acc
             torch.save({"config": dict(CFG), "state_dict": model.state_dict()}, out.with_suffix(".pt"))
+        # the latest epoch too (the real val split is small: a later epoch may read the other sets better)
+        torch.save({"config": dict(CFG), "state_dict": model.state_dict()}, out.with_name(out.name + "-last.pt"))
         if (time.time() - t0) / 60 > args.max_minutes:
             print("time budget reached", flush=True)
             break
