@@ -123,7 +123,7 @@ def test_detector_takes_the_threshold_stored_with_the_classifier(tmp_path):
 
 
 def test_quarter_turns_average_the_four_readings_and_skip_confident_boxes(tmp_path):
-    """tta "r4": each crop is read at 0/90/180/270°, the probabilities averaged; with "tta_below" only the
+    """tta "r4": each crop is read at 0/90/180/270° (or the "tta_turns" given), the probabilities averaged; with "tta_below" only the
     boxes whose plain reading is under it are turned (a confident reading keeps its single pass)."""
     import torch
 
@@ -155,6 +155,8 @@ def test_quarter_turns_average_the_four_readings_and_skip_confident_boxes(tmp_pa
     for j in range(2):
         want = np.mean([t[j] for t in turns], 0) if plain[j].max() < cut else plain[j]
         assert np.allclose(q[j], want, atol=1e-5)
+    clf.config = dict(cfg, tta_turns=[1, 3])  # "tta_turns": only the sideways readings are added
+    assert np.allclose(clf.probabilities(img, boxes), np.mean([turns[0], turns[1], turns[3]], 0), atol=1e-5)
 
 
 def _softmax_of(clf, crops):

@@ -36,6 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tta-r4", action="store_true", help="read each crop at all four quarter turns (tta = \"r4\")")
     ap.add_argument("--tta-below", type=float, default=None,
                     help="with --tta-r4: turn only the boxes whose plain reading is under this probability")
+    ap.add_argument("--tta-turns", default=None,
+                    help="with --tta-r4: the quarter turns read, e.g. 1,3 (default 1,2,3: 90°, 180°, 270°)")
     ap.add_argument("--conf", type=float, default=None, help="card threshold for Detector()")
     ap.add_argument("--imgsz", type=int, default=None, help="YOLO input size for Detector() (long side)")
     ap.add_argument("--box-conf", type=float, default=None, help="YOLO boxes kept from this score")
@@ -50,6 +52,11 @@ def main(argv: list[str] | None = None) -> int:
         cfg["tta"] = "r4"
     if args.tta_below is not None:
         cfg["tta_below"] = args.tta_below
+    if args.tta_turns is not None:
+        turns = [int(k) for k in args.tta_turns.split(",") if k.strip()]
+        if not turns or any(k not in (1, 2, 3) for k in turns):
+            ap.error(f"--tta-turns: quarter turns 1, 2 or 3, comma-separated (got {args.tta_turns!r})")
+        cfg["tta_turns"] = turns
     for key in ("conf", "imgsz", "box_conf", "max_candidates"):
         if getattr(args, key) is not None:
             cfg[key] = getattr(args, key)

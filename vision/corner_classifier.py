@@ -186,25 +186,28 @@ class CornerClassifier:
         tta = self.config.get("tta", TTA) if tta is None else tta
         crops = [c for vb in self.view_boxes(boxes) for c in self.crops(img, vb)]
         if tta == "r4":  # every quarter turn: an index on a fanned or sideways card is read upright once
-            return self._quarter_turns(crops, len(boxes), self.config.get("tta_below"))
+            return self._quarter_turns(crops, len(boxes), self.config.get("tta_below"),
+                                       tuple(self.config.get("tta_turns", (1, 2, 3))))
         if tta:
             crops = crops + [c[::-1, ::-1] for c in crops]
         q = _softmax(self.logits(_batch(crops)))
         return q.reshape(-1, len(boxes), q.shape[1]).mean(0)
 
-    def _quarter_turns(self, crops: list[np.ndarray], n: int, below: float | None) -> np.ndarray:
-        """The "r4" reading: every crop as it is, then turned by 90°, 180° and 270° for the boxes whose
-        plain reading (views averaged; "not an index" counts) is under `below` (the config's "tta_below"; default: all boxes), the
-        four readings averaged.  A confident reading costs one pass; only the unsure ones cost four."""
+    def _quarter_turns(self, crops: list[np.ndarray], n: int, below: float | None,
+                       turns: tuple[int, ...] = (1, 2, 3)) -> np.ndarray:
+        """The "r4" reading: every crop as it is, then turned by 90°, 180° and 270° (`turns`, quarter turns
+        anticlockwise; the config's "tta_turns") for the boxes whose plain reading (views averaged; "not an
+        index" counts) is under `below` (the config's "tta_below"; default: all boxes), the readings
+        averaged.  A confident reading costs one pass; only the unsure ones cost more."""
         q = _softmax(self.logits(_batch(crops)))
         p = q.reshape(-1, n, q.shape[1]).mean(0)
         unsure = np.arange(n) if below is None else np.flatnonzero(p.max(1) < float(below))
         if len(unsure):
             views = len(crops) // n
-            turned = [np.ascontiguousarray(np.rot90(crops[v * n + j], k)) for k in (1, 2, 3)
+            turned = [np.ascontiguousarray(np.rot90(crops[v * n + j], k)) for k in turns
                       for v in range(views) for j in unsure]
-            qt = _softmax(self.logits(_batch(turned))).reshape(3 * views, len(unsure), q.shape[1])
-            p[unsure] = (p[unsure] * views + qt.sum(0)) / (4 * views)
+            qt = _softmax(self.logits(_batch(turned))).reshape(len(turns) * views, len(unsure), q.shape[1])
+            p[unsure] = (p[unsure] * views + qt.sum(0)) / ((1 + len(turns)) * views)
         return p
 
     def classify(self, img: np.ndarray, boxes, tta: bool | None = None) -> list[tuple[str, float]]:
