@@ -18,7 +18,7 @@ Two crop conventions exist, recorded with the weights (`config`):
 The .pt file holds {"config": ..., "state_dict": ...} (a bare state dict is a v1 model); the
 .onnx export keeps the config as JSON in its metadata ("crop_config").  BGR, /255.  Test-time
 choices live in the same config (training/set_choices.py): "tta" (also read the crop turned 180°, or
-"r4": at every quarter turn),
+"r4": at every quarter turn; "tta_below" and "tta_turns" say which boxes and which turns),
 "views" (extra framings of each box, [dx, dy, scale], probabilities averaged) and "conf" (the card
 threshold `Detector` uses unless given one) — chosen on validation data, see models/MODEL.md.
 """
