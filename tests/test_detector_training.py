@@ -55,7 +55,7 @@ def test_corner_only_detector_with_a_v2_classifier(tmp_path):
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     r = subprocess.run([sys.executable, "-m", "training.train_classifier", "--data", str(data), "--arch", "v2",
                         "--epochs", "1", "--batch", "32", "--strong-aug", "--card-negatives", "1", "--jitter", "2",
-                        "--loose", "0.1", "--out", str(tmp_path / "cls" / "cards-cls")], cwd=ROOT, capture_output=True,
+                        "--loose", "0.1", "--margin", "0.3", "--aux", "0.5", "--out", str(tmp_path / "cls" / "cards-cls")], cwd=ROOT, capture_output=True,
                        text=True, timeout=300, env=env)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     weights = tmp_path / "runs" / "one" / "weights" / "last.pt"
@@ -73,5 +73,17 @@ def test_corner_only_detector_with_a_v2_classifier(tmp_path):
         det = Detector(weights, backend="torch", conf=0.0, imgsz=128, classifier=clf)
         det.classifier = type(det.classifier)(clf, backend=backend)
         assert det.classifier.config["arch"] == "v2"
+        assert det.classifier.config["margin"] == 0.3  # --margin is the crop convention stored with the weights
         corners = det.detect_corners(img)
         assert all(name != "NONE" for name, _, _ in corners)
+
+
+def test_auxiliary_targets_name_each_classes_suit_and_rank():
+    from training.train_classifier import aux_targets
+    from vision.corner_classifier import CLASS_NAMES
+
+    suit, rank = aux_targets()
+    at = {n: (int(suit[i]), int(rank[i])) for i, n in enumerate(CLASS_NAMES)}
+    assert at["10C"] == (0, 9) and at["AS"] == (3, 0) and at["KD"] == (1, 12) and at["2H"] == (2, 1)
+    for other in ("BACK", "NONE", "BLACK JOKER", "RED JOKER"):
+        assert at[other] == (4, 13)

@@ -167,6 +167,16 @@ def augment(batch: np.ndarray, rng: np.random.Generator, strong: bool = False) -
     return out
 
 
+def aux_targets():
+    """Class index → suit index (C, D, H, S; 4 = no suit) and rank index (A..K; 13 = no rank), as tensors."""
+    import torch
+
+    suits, ranks = "CDHS", ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    suit = [suits.index(n[-1]) if n[:-1] in ranks and n[-1] in suits else 4 for n in CLASS_NAMES]
+    rank = [ranks.index(n[:-1]) if n[:-1] in ranks and n[-1] in suits else 13 for n in CLASS_NAMES]
+    return torch.tensor(suit), torch.tensor(rank)
+
+
 def export_onnx(model, path: Path, cfg: dict | None = None) -> None:
     """ONNX export with the crop convention `cfg` (default: the one in use); see vision.corner_classifier."""
     from vision.corner_classifier import export_onnx as export
@@ -189,6 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--init", default=None, help="start from these weights (.pt state dict)")
     ap.add_argument("--max-minutes", type=float, default=30)
     ap.add_argument("--arch", choices=sorted(CONFIGS), default="v1", help="crop convention + network")
+    ap.add_argument("--margin", type=float, default=None,
+                    help="crop margin (share of the box's longer side added on each side; default: the arch's)")
     ap.add_argument("--jitter", type=int, default=1, help="crops per labelled corner")
     ap.add_argument("--loose", type=float, default=0.06, help="box shift (share of its size) for positives")
     ap.add_argument("--card-negatives", type=int, default=0, help="NONE crops per image on card faces")
@@ -197,10 +209,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mine", default=None, help="also crop this YOLO model's own boxes (see mine())")
     ap.add_argument("--mine-imgsz", type=int, default=480)
     ap.add_argument("--mine-data", action="append", default=None, help="mine only these folders (default: --data)")
+    ap.add_argument("--aux", type=float, default=0.0,
+                    help="weight of the auxiliary suit and rank losses (training only: heads on the pooled features)")
     ap.add_argument("--rot90", type=float, default=ROT90, help="share of crops turned by a random quarter turn")
     args = ap.parse_args(argv)
     CFG.clear()
     CFG.update(CONFIGS[args.arch])
+    if args.margin is not None:
+        CFG["margin"] = args.margin
     LOWRES, ROT90 = args.lowres, args.rot90
     import torch
 
@@ -244,10 +260,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"v3 trunk: {len(start)} tensors from the COCO-pretrained YOLOv5n", flush=True)
     if args.init:
         cfg, state = load_checkpoint(args.init)
-        if cfg["arch"] != CFG["arch"]:
+        if cfg["arch"] != CFG["arch"] or cfg.get("square") != CFG["square"]:
             raise SystemExit(f"--init {args.init} is a {cfg['arch']} model, not {CFG['arch']}")
         model.load_state_dict(state)
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    aux_head, suit_of, rank_of = None, None, None
+    if args.aux > 0:
+        # Auxiliary heads (dropped at export): the suit (4 + "none") and the rank (13 + "none") of each crop, from
+        # the same pooled features.  The joint 56-way head sees each suit through 13 separate classes; these give
+        # the trunk one direct signal per suit and per rank, shared across all cards.
+        suit_of, rank_of = aux_targets()
+        aux_head = torch.nn.Linear(model[-1].in_features, 5 + 14)
+    params = list(model.parameters()) + (list(aux_head.parameters()) if aux_head is not None else [])
+    opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * int(np.ceil(len(ytr) / args.batch))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.15)
     lossf = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
@@ -261,8 +285,14 @@ def main(argv: list[str] | None = None) -> int:
         for k in range(0, len(perm), args.batch):
             idx = perm[k:k + args.batch]
             xb = augment(xtr[idx], rng, args.strong_aug).astype(np.float32).transpose(0, 3, 1, 2) / 255.0
-            logits = model(torch.from_numpy(np.ascontiguousarray(xb)))
-            loss = lossf(logits, torch.from_numpy(ytr[idx]))
+            yb = torch.from_numpy(ytr[idx])
+            if aux_head is None:
+                loss = lossf(model(torch.from_numpy(np.ascontiguousarray(xb))), yb)
+            else:
+                feats = model[:-1](torch.from_numpy(np.ascontiguousarray(xb)))
+                extra = aux_head(feats)
+                loss = (lossf(model[-1](feats), yb)
+                        + args.aux * (lossf(extra[:, :5], suit_of[yb]) + lossf(extra[:, 5:], rank_of[yb])))
             opt.zero_grad()
             loss.backward()
             opt.step()
