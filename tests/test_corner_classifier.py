@@ -163,3 +163,29 @@ def _softmax_of(clf, crops):
     from vision.corner_classifier import _batch, _softmax
 
     return _softmax(clf.logits(_batch(crops)))
+
+
+def test_set_choices_and_soup_keep_dots_in_the_output_name(tmp_path):
+    """`--out runs/soup/s0.5` writes s0.5.pt / s0.5.onnx (it once wrote s0.pt, over another file)."""
+    import torch
+
+    from training import set_choices, soup
+
+    cfg = CONFIGS["v2"]
+    a, b = tmp_path / "a.pt", tmp_path / "b.pt"
+    for path, fill in ((a, 0.0), (b, 1.0)):
+        model = build_model(cfg)
+        for t in model.state_dict().values():
+            if t.is_floating_point():
+                t.fill_(fill)
+        torch.save({"config": cfg, "state_dict": model.state_dict()}, path)
+    assert soup.main([str(a), str(b), "--alpha", "0.25", "--out", str(tmp_path / "s0.25.pt")]) == 0
+    _, state = load_checkpoint(tmp_path / "s0.25.pt")
+    weights = [t for t in state.values() if t.is_floating_point()]
+    assert all(torch.allclose(t, torch.full_like(t, 0.25)) for t in weights)
+    assert set_choices.main([str(tmp_path / "s0.25.pt"), "--out", str(tmp_path / "s0.25-r4"), "--tta-r4"]) == 0
+    assert (tmp_path / "s0.25-r4.pt").exists() and (tmp_path / "s0.25-r4.onnx").exists()
+    assert not (tmp_path / "s0.pt").exists()
+    assert CornerClassifier(tmp_path / "s0.25-r4.onnx").config["tta"] == "r4"
+    with pytest.raises(SystemExit):  # a weight outside [0, 1] is refused (argparse error, exit 2)
+        soup.main([str(a), str(b), "--alpha", "1.5", "--out", str(tmp_path / "x")])

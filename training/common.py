@@ -17,6 +17,18 @@ CLASS_NAMES = list(CORNER_CLASSES)
 CLASS_INDEX = {name: i for i, name in enumerate(CLASS_NAMES)}
 
 
+def output_stem(out: str | Path) -> Path:
+    """An `--out` path as the stem its .pt / .onnx files are named from: a given .pt or .onnx suffix is
+    dropped; any other dot stays part of the name ("runs/soup/s0.5" writes s0.5.pt, not s0.pt)."""
+    out = Path(out)
+    return out.with_suffix("") if out.suffix.lower() in (".pt", ".onnx") else out
+
+
+def with_ext(stem: Path, ext: str) -> Path:
+    """`stem` + `ext` (".pt", ".onnx"), whatever dots the stem's name holds."""
+    return stem.with_name(stem.name + ext)
+
+
 def offline_ultralytics(config_dir: Path | None = None) -> Path:
     """Configure ultralytics to never download anything; call before importing it."""
     config_dir = Path(config_dir or os.environ.get("YOLO_CONFIG_DIR") or ROOT / "runs" / "yolo_config")

@@ -12,9 +12,9 @@ Writes <out>.pt ({"config", "state_dict"}) and <out>.onnx (config as JSON metada
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from training import train_classifier
+from training.common import output_stem, with_ext
 from vision.corner_classifier import build_model, load_checkpoint
 
 
@@ -63,11 +63,11 @@ def main(argv: list[str] | None = None) -> int:
     model = build_model(cfg)
     model.load_state_dict(state)
     model.eval()
-    out = Path(args.out)
+    out = output_stem(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    torch.save({"config": cfg, "state_dict": model.state_dict()}, out.with_suffix(".pt"))
-    train_classifier.export_onnx(model, out.with_suffix(".onnx"), cfg)
-    print(f"wrote {out.with_suffix('.pt')} and {out.with_suffix('.onnx')} with {cfg}")
+    torch.save({"config": cfg, "state_dict": model.state_dict()}, with_ext(out, ".pt"))
+    train_classifier.export_onnx(model, with_ext(out, ".onnx"), cfg)
+    print(f"wrote {with_ext(out, '.pt')} and {with_ext(out, '.onnx')} with {cfg}")
     return 0
 
 

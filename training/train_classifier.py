@@ -18,6 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from training.common import output_stem, with_ext
 from training.evaluate import iou
 from vision.corner_classifier import CLASS_NAMES, CONFIGS, NONE, build_model, crop, load_checkpoint
 
@@ -275,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
     steps = args.epochs * int(np.ceil(len(ytr) / args.batch))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.15)
     lossf = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
-    out = Path(args.out)
+    out = output_stem(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     best = -1.0
     for ep in range(args.epochs):
@@ -312,16 +313,16 @@ def main(argv: list[str] | None = None) -> int:
               f"({time.time() - t0:.0f} s)", flush=True)
         if acc >= best:
             best = acc
-            torch.save({"config": dict(CFG), "state_dict": model.state_dict()}, out.with_suffix(".pt"))
+            torch.save({"config": dict(CFG), "state_dict": model.state_dict()}, with_ext(out, ".pt"))
         # the latest epoch too (the real val split is small: a later epoch may read the other sets better)
         torch.save({"config": dict(CFG), "state_dict": model.state_dict()}, out.with_name(out.name + "-last.pt"))
         if (time.time() - t0) / 60 > args.max_minutes:
             print("time budget reached", flush=True)
             break
-    model.load_state_dict(load_checkpoint(out.with_suffix(".pt"))[1])
+    model.load_state_dict(load_checkpoint(with_ext(out, ".pt"))[1])
     model.eval()
-    export_onnx(model, out.with_suffix(".onnx"))
-    print(f"wrote {out.with_suffix('.pt')} and {out.with_suffix('.onnx')} (best val acc {best:.3f}); "
+    export_onnx(model, with_ext(out, ".onnx"))
+    print(f"wrote {with_ext(out, '.pt')} and {with_ext(out, '.onnx')} (best val acc {best:.3f}); "
           f"classes: {len(CLASS_NAMES)}", flush=True)
     return 0
 
