@@ -6,7 +6,7 @@
     .venv/bin/python benchmarks/detector.py --deck DECK     # the shipped detector without and with a taught deck
 
 Model load is excluded; each backend runs the same frames (synthetic table scenes rendered
-with vision.synth at 1280×720, procedural decks only) through `Detector.detect` (inference +
+with vision.synth at 1280×720, procedural decks only; with --deck, in that deck's own cards) through `Detector.detect` (inference +
 corner classifier when shipped, corner merging), alternating
 backends frame by frame so that a varying load on a shared machine hits both alike.  Prints the machine (CPU model, cores), p50/p95/mean per backend and which
 backend is faster.
@@ -30,7 +30,27 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from machine import cpu_model  # noqa: E402
 
 
-def frames(n: int, seed: int = 0):
+def taught_deck_design(deck: str) -> str:
+    """Register a taught deck's own faces (its profile's faces/, the cards cut out of its photos) as a design the
+    renderer can draw, with a procedural back as enrolment uses; returns the design's name."""
+    import cv2
+
+    from vision.enrol.profile import load_profile
+    from vision.synth.decks import Deck, load_deck, register_deck
+
+    profile = load_profile(deck)
+    faces = {k: cv2.imread(str(p), cv2.IMREAD_UNCHANGED) for k, p in profile.faces().items()}
+    faces = {k: f for k, f in faces.items() if f is not None and f.ndim == 3 and f.shape[2] == 4}
+    if len(faces) < 52:
+        raise SystemExit(f"deck {deck}: {len(faces)} readable faces in {profile.path / 'faces'} (52 needed)")
+    h, w = next(iter(faces.values())).shape[:2]
+    faces["BACK"] = cv2.resize(load_deck("proc-classic")["BACK"], (w, h), interpolation=cv2.INTER_AREA)
+    name = f"taught-{profile.name}"
+    register_deck(Deck(name, faces, {k: [] for k in faces}, licence="the table's own cards (its enrolment photos)"))
+    return name
+
+
+def frames(n: int, seed: int = 0, decks: list[str] | None = None):
     import numpy as np
 
     from vision.synth.layouts import random_table
@@ -38,7 +58,7 @@ def frames(n: int, seed: int = 0):
     from vision.synth.surfaces import list_surfaces, make_surface
 
     rng = np.random.default_rng(seed)
-    decks = ["proc-classic", "proc-duplex", "proc-jumbo"]
+    decks = decks or ["proc-classic", "proc-duplex", "proc-jumbo"]
     out = []
     for k in range(n):
         bg = make_surface(list_surfaces()[k % 5], 1280, 720, rng)
@@ -94,6 +114,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="LABEL=YOLO_WEIGHTS,CLASSIFIER[,IMGSZ]: time these instead of the two shipped backends")
     ap.add_argument("--deck", default=None,
                     help="a taught deck (rummy-referee enrol): time the shipped ONNX detector without and with it")
+    ap.add_argument("--frames-deck", choices=["taught", "procedural"], default="taught",
+                    help="with --deck: draw the frames in the taught deck's own cards (the table it is taught for; "
+                         "default) or in the procedural decks")
     args = ap.parse_args(argv)
     configs = {}
     if args.deck:
@@ -116,16 +139,19 @@ def main(argv: list[str] | None = None) -> int:
         machine["onnxruntime"] = onnxruntime.__version__
     except ImportError:
         pass
-    imgs = frames(args.frames)
+    design = taught_deck_design(args.deck) if args.deck and args.frames_deck == "taught" else None
+    imgs = frames(args.frames, decks=[design] if design else None)
     results = bench(["torch", "onnx"], imgs, args.warmup, args.imgsz, {"torch": args.pt, "onnx": args.onnx},
                     configs or None)
     fastest = min(results, key=lambda r: r["p50_ms"])["backend"]
-    report = {"machine": machine, "frame": "1280x720", "frames": len(imgs), "results": results, "fastest": fastest}
+    report = {"machine": machine, "frame": "1280x720", "frames": len(imgs), "frames_deck": design or "procedural",
+              "results": results, "fastest": fastest}
     if args.json:
         print(json.dumps(report, indent=1))
     else:
         print(f"machine: {machine['cpu']}, {machine['cores']} cores, torch threads {machine['torch_threads']}")
-        print(f"frames: {len(imgs)} x 1280x720 (model load excluded); load average at the end "
+        print(f"frames: {len(imgs)} x 1280x720 in {design or 'the procedural decks'} (model load excluded); "
+              f"load average at the end "
               f"{os.getloadavg()[0]:.2f}")
         for r in results:
             print(f"  {r['backend']:>5} ({r['engine']}): p50 {r['p50_ms']:7.1f} ms  p95 {r['p95_ms']:7.1f} ms  mean {r['mean_ms']:7.1f} ms"

@@ -25,6 +25,8 @@ from vision.synth.scene import Placement, render
 from vision.synth.suit_photos import photo, suit_cards
 from vision.synth.surfaces import make_surface
 
+ROOT = Path(__file__).resolve().parents[1]
+
 # a design of the test's own: never seen by the detector's training (vision/synth/decks.py has no such deck)
 DESIGN = dict(font=cv2.FONT_HERSHEY_PLAIN, paper=(235, 250, 240), red=(60, 30, 190), black=(70, 40, 10),
               idx_h=0.1, suit_h=0.075, idx_x=0.05, idx_y=0.04, border=(120, 160, 120), thick=0.15,
@@ -240,3 +242,19 @@ def test_serve_and_track_refuse_a_missing_deck(tmp_path, capsys):
     rc = cli(["track", str(tmp_path / "frames"), "--layout", str(layout), "--match", str(match), "--log",
               str(tmp_path / "out.jsonl"), "--deck", str(tmp_path / "nothing")])
     assert rc == 2 and "no deck profile" in capsys.readouterr().err
+
+
+def test_detector_benchmark_draws_the_taught_decks_own_cards(taught):
+    """`benchmarks/detector.py --deck` times detection on a table of that deck (its profile's faces)."""
+    import importlib.util
+
+    from vision.synth.decks import load_deck
+
+    spec = importlib.util.spec_from_file_location("bench_detector", ROOT / "benchmarks" / "detector.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    design = bench.taught_deck_design(str(taught))
+    faces = load_deck(design)
+    assert len(faces) == 53 and "BACK" in faces and faces["AC"].shape == (350, 250, 4)
+    imgs = bench.frames(2, decks=[design])
+    assert len(imgs) == 2 and imgs[0].shape == (720, 1280, 3)
