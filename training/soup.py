@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
             if sa[k].is_floating_point() else sb[k] for k in sa}
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    torch.save({"config": {k: ca[k] for k in ca}, "state_dict": soup}, out)
+    torch.save({"config": dict(ca), "state_dict": soup}, out)
     print(f"wrote {out} = {1 - args.alpha:g} x {args.a} + {args.alpha:g} x {args.b}")
     return 0
 

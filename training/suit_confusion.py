@@ -16,6 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 from training.common import REAL, ROOT
+from training.evaluate import truth_boxes
 
 GROUPS = {
     "dev WIN": str(REAL / "dev" / "images" / "WIN*"),
@@ -25,29 +26,18 @@ GROUPS = {
 
 
 def black_corners(pattern: str):
+    """(image, boxes, names) of every labelled clubs or spades index in the photos matching `pattern`."""
     import cv2
 
-    from vision.types import CORNER_CLASSES
-
     for p in sorted(glob.glob(pattern)):
-        label = Path(p.replace("/images/", "/labels/")).with_suffix(".txt")
         img = cv2.imread(p)
-        if img is None or not label.exists():
+        if img is None:
             continue
-        h, w = img.shape[:2]
-        boxes, names = [], []
-        for line in label.read_text().splitlines():
-            v = line.split()
-            if len(v) != 5:
-                continue
-            name = CORNER_CLASSES[int(v[0])]
-            if name[-1] not in "CS" or name.startswith("BLACK"):
-                continue
-            x, y, bw, bh = map(float, v[1:])
-            boxes.append(((x - bw / 2) * w, (y - bh / 2) * h, (x + bw / 2) * w, (y + bh / 2) * h))
-            names.append(name)
-        if boxes:
-            yield img, boxes, names
+        label = Path(p.replace("/images/", "/labels/")).with_suffix(".txt")
+        black = [(n, b) for n, b in truth_boxes(label, img.shape[1], img.shape[0])
+                 if n[-1] in "CS" and not n.startswith("BLACK")]
+        if black:
+            yield img, [b for _, b in black], [n for n, _ in black]
 
 
 def main(argv: list[str] | None = None) -> int:

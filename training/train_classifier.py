@@ -287,13 +287,11 @@ def main(argv: list[str] | None = None) -> int:
             idx = perm[k:k + args.batch]
             xb = augment(xtr[idx], rng, args.strong_aug).astype(np.float32).transpose(0, 3, 1, 2) / 255.0
             yb = torch.from_numpy(ytr[idx])
-            if aux_head is None:
-                loss = lossf(model(torch.from_numpy(np.ascontiguousarray(xb))), yb)
-            else:
-                feats = model[:-1](torch.from_numpy(np.ascontiguousarray(xb)))
+            feats = model[:-1](torch.from_numpy(np.ascontiguousarray(xb)))  # the pooled features; model[-1]: the head
+            loss = lossf(model[-1](feats), yb)
+            if aux_head is not None:
                 extra = aux_head(feats)
-                loss = (lossf(model[-1](feats), yb)
-                        + args.aux * (lossf(extra[:, :5], suit_of[yb]) + lossf(extra[:, 5:], rank_of[yb])))
+                loss = loss + args.aux * (lossf(extra[:, :5], suit_of[yb]) + lossf(extra[:, 5:], rank_of[yb]))
             opt.zero_grad()
             loss.backward()
             opt.step()
