@@ -44,6 +44,7 @@ import ast
 import os
 import tempfile
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -382,11 +383,40 @@ class Detector:
         return [(n, p, b) for n, p, b, _ in self.scored_corners(frame_bgr)]
 
     decks: int | None = 1  # how many decks are on the table (the one-deck rule); the pipeline sets the match's
+    # the table pipeline may also take the corners read less surely than `conf`, from this score (None: not):
+    # its vote over many looks, with each look's second choices, settles them (vision/stability.py)
+    floor: float | None = None
+    # and, with a floor, the corner indices the localiser finds from this score that the classifier cannot name:
+    # cards named "?" (their alternatives the classifier's best guesses), for the players to name (None: not)
+    unknown_from: float | None = None
 
     def detect(self, frame_bgr: np.ndarray, decks: int | None | str = "table") -> list[CardDetection]:
         """One CardDetection per physical card (see `merge_corners`), the same card at most `decks` times
-        in the frame (`resolve_decks`; "table": `self.decks`; None: no limit)."""
-        return decode_cards(self.scored_corners(frame_bgr), self.conf, self.decks if decks == "table" else decks)
+        in the frame (`resolve_decks`; "table": `self.decks`; None: no limit).  Each card carries its
+        `alternatives`: the other names its corners' scores give (best first, from 0.05)."""
+        decks = self.decks if decks == "table" else decks
+        if self.floor is None or self.floor >= self.conf:
+            corners = self.scored_corners(frame_bgr)
+            return with_alternatives(decode_cards(corners, self.conf, decks), corners)
+        lo = float(self.floor)
+        if self.unknown_from is None or self.classifier is None:
+            corners = [c for c in self.scored_candidates(frame_bgr) if c[0] != "NONE" and c[1] >= lo]
+            return with_alternatives(decode_cards(corners, lo, decks), corners)
+        frame_bgr = self._bgr(frame_bgr)
+        boxes = self._boxes(frame_bgr, min(self.conf, self.box_conf))
+        if not boxes:
+            return []
+        probs = self.classifier.probabilities(frame_bgr, [c[2] for c in boxes])
+        named, unsure = [], []
+        for (_n, score, box, _p), pr in zip(boxes, probs, strict=True):
+            i = int(pr.argmax())
+            name, p = CLASSIFIER_CLASSES[i], float(pr[i])
+            if name != "NONE" and p >= lo:
+                named.append((name, p, box, pr[:-1]))
+            elif score >= self.unknown_from:
+                unsure.append((name, float(score), box, pr[:-1]))
+        cards = with_alternatives(decode_cards(named, lo, decks), named)
+        return cards + unknown_cards(unsure, cards)
 
 
 # ------------------------------------------------------------------ what the table guarantees
@@ -398,6 +428,65 @@ def decode_cards(corners: list[Corner], conf: float, decks: int | None = 1) -> l
     """Corners (with per-class scores) → cards, then the one-deck rule (`resolve_decks`)."""
     cards = merge_corners([(n, c, b) for n, c, b, _ in corners])
     return cards if decks is None else resolve_decks(cards, corners, conf, decks)
+
+
+def with_alternatives(cards: list[CardDetection], corners: list[Corner], k: int = 3,
+                      min_score: float = 0.05) -> list[CardDetection]:
+    """The cards with their `alternatives`: the `k` best other names of their corners' per-class scores (the
+    best corner's score for each name) from `min_score`.  Cards of corners without scores keep none."""
+    scores = {tuple(float(v) for v in b): pr for _n, _c, b, pr in corners if pr is not None}
+    if not scores:
+        return cards
+    out = []
+    for c in cards:
+        vecs = [scores.get(tuple(float(v) for v in b)) for b in c.corners]
+        vecs = [v for v in vecs if v is not None and len(v) == len(_CLASSES)]
+        if not vecs or c.card in UNLIMITED:
+            out.append(c)
+            continue
+        v = np.max(np.stack(vecs), 0)
+        alts: dict[str, float] = {}
+        for i in np.argsort(-v)[:k + 2]:
+            name = _CLASSES[int(i)]
+            p = float(v[int(i)])
+            if p < min_score or len(alts) >= k:
+                break
+            if name != c.card and name not in UNLIMITED and name not in alts:
+                alts[name] = round(p, 4)
+        out.append(replace(c, alternatives=tuple(alts.items())) if alts else c)
+    return out
+
+
+UNKNOWN = "?"  # a card the localiser found and the classifier could not name
+
+
+def unknown_cards(corners: list[Corner], named: list[CardDetection], k: int = 3,
+                  min_evidence: float = 0.05) -> list[CardDetection]:
+    """Corner indices found but not named (score: the localiser's) → cards named `UNKNOWN`, their classifier's
+    best guesses as alternatives.  Left out: one whose guesses add up to under `min_evidence`, a corner inside a named card's box, or one that may be the other
+    index of a named card (within pairing distance, and that name among its guesses).  Two such corners of
+    one card (the same best guess, within pairing distance) are one card."""
+    out: list[CardDetection] = []
+    for _n, score, box, pr in corners:
+        cx, cy = _center(box)
+        if any(d.box[0] <= cx <= d.box[2] and d.box[1] <= cy <= d.box[3] for d in named):
+            continue
+        guesses = [_CLASSES[int(i)] for i in np.argsort(-pr)[:k + 2] if _CLASSES[int(i)] not in UNLIMITED][:k]
+        if sum(float(pr[_CLASSES.index(g)]) for g in guesses) < min_evidence:
+            continue  # the classifier is sure it is no card's index (a back, the table's pattern)
+        if any(d.card in guesses and min(_dist(box, b) for b in d.corners or (d.box,))
+               <= PAIR_RATIO * (_size(box) + _size(d.box)) / 2 for d in named):
+            continue
+        alts = tuple((g, round(float(pr[_CLASSES.index(g)]), 4)) for g in guesses)
+        twin = next((j for j, u in enumerate(out) if u.alternatives[:1] == alts[:1] and len(u.corners) == 1
+                     and _dist(box, u.box) <= PAIR_RATIO * (_size(box) + _size(u.box)) / 2), None)
+        if twin is not None:
+            u = out[twin]
+            out[twin] = CardDetection(UNKNOWN, max(u.confidence, score), _union([u.box, box]), (u.box, box),
+                                      u.alternatives)
+            continue
+        out.append(CardDetection(UNKNOWN, float(score), tuple(box), (tuple(box),), alts))
+    return out
 
 
 # the score columns the one-deck rule assigns: the canonical names of the corner classes, jokers and backs left out

@@ -50,10 +50,106 @@ def compare_logs(inferred: list[str], expected: list[str]) -> dict:
     return {"inferred": len(a), "expected": len(b), "matched": tp, "same_result": same}
 
 
+class TruthfulTable:
+    """The players at a rendered table, answering the camera's questions as people who see the cards would
+    (the evaluation's stand-in for the dashboard's Yes / Correct it / No): each card a question names is
+    looked at where the camera saw it (its stable box) and named by the renderer's truth; a question the
+    scripted hand has an event for (a hand shown, the meld a lay-off went on) is answered with that event.
+    Confirmed when the camera was right (one tap), else corrected (one tap to open the picker, one per card
+    renamed, one to send) or, when the referee refuses the players' version too, rejected (one tap)."""
+
+    def __init__(self, expected: list[dict]):
+        self.expected = expected
+        self.questions = self.confirmed = self.corrected = self.rejected = self.taps = 0
+
+    @staticmethod
+    def _true_name(name: str, stable, truth, aliases: dict[str, str]) -> str | None:
+        from vision.geometry import center
+
+        camera = next((a for a, b in aliases.items() if b == name), name)
+        box = next((d.box for d in stable if d.card == camera), None)
+        if box is None:
+            return None
+        cx, cy = center(box)
+        best, dist = None, None
+        for card, tb, _corners in truth:
+            if card == "BACK":
+                continue
+            if tb[0] - 4 <= cx <= tb[2] + 4 and tb[1] - 4 <= cy <= tb[3] + 4:
+                tx, ty = center(tb)
+                d = (tx - cx) ** 2 + (ty - cy) ** 2
+                if dist is None or d < dist:
+                    best, dist = card, d
+        return best
+
+    @staticmethod
+    def _cards_in(box, truth, exclude: set[str]) -> list[str]:
+        """The cards lying in `box` widened by half its longer side (the part of the table a question shows)."""
+        from vision.geometry import center
+
+        pad = 0.5 * max(box[2] - box[0], box[3] - box[1])
+        x1, y1, x2, y2 = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
+        return [c for c, tb, _k in truth if c != "BACK" and c not in exclude
+                and x1 <= center(tb)[0] <= x2 and y1 <= center(tb)[1] <= y2]
+
+    def truth_of(self, ev: dict, stable, truth, aliases: dict[str, str], box=None, on_table=()) -> dict:
+        if box is not None and ev.get("type") == "meld":  # a meld not all seen: the players look at it
+            cards = self._cards_in(box, truth, set(on_table))
+            if len(cards) >= 3:
+                return dict(ev, cards=cards)
+        true = dict(ev)
+        for key in ("card", "upcard"):
+            if isinstance(ev.get(key), str):
+                true[key] = self._true_name(ev[key], stable, truth, aliases) or ev[key]
+        if isinstance(ev.get("cards"), list):
+            true["cards"] = [self._true_name(c, stable, truth, aliases) or c for c in ev["cards"]]
+        if true.get("type") == "reveal":  # a hand shown: the players show it whole
+            for e in self.expected:
+                if e.get("type") == "reveal" and e.get("player") == true.get("player"):
+                    return dict(e)
+        return true
+
+    @staticmethod
+    def _correct(observer, pid: int, true: dict):
+        out = observer.correct(pid, true)
+        if (out is None or not out.get("ok")) and true.get("type") == "lay_off":
+            # the players point at the meld it went on: the one the referee takes it on
+            for m in (observer.referee.public_state().get("current") or {}).get("melds") or []:
+                if m["id"] != true.get("meld"):
+                    out = observer.correct(pid, dict(true, meld=m["id"]))
+                    if out is not None and out.get("ok"):
+                        break
+        return out
+
+    def answer(self, observer, stable, truth) -> None:
+        for q in observer.pending():
+            self.questions += 1
+            ev = q["event"]
+            cur = observer.referee.public_state().get("current") or {}
+            on_table = [c for m in cur.get("melds") or [] for c in m.get("cards", [])] + list(cur.get("discard") or [])
+            true = self.truth_of(ev, stable, truth, dict(observer._aliases), q.get("box"), on_table)
+            if norm_event(true) == norm_event(ev):
+                observer.confirm(q["id"])
+                self.confirmed += 1
+                self.taps += 1
+                continue
+            out = self._correct(observer, q["id"], true)
+            if out is not None and out.get("ok"):
+                self.corrected += 1
+                said = list(true.get("cards") or []) + [true[k] for k in ("card", "upcard") if k in true]
+                seen = list(ev.get("cards") or []) + [ev[k] for k in ("card", "upcard") if k in ev]
+                self.taps += 2 + sum(1 for c in said if c not in seen)
+            else:
+                observer.reject(q["id"])
+                self.rejected += 1
+                self.taps += 1
+
+
 def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white", seed: int = 0,
              width: int = 1280, height: int = 720, surfaces: list[str] | None = None, verbose: bool = True,
              save_dir: Path | None = None, noise: dict | None = None, motion_gate: bool = True,
-             rules: str = "basic", taught: str | None = None) -> dict:
+             rules: str = "basic", taught: str | None = None, conf: float | None = None,
+             floor: float | None = None, table: str = "camera", unknown: float | None = None) -> dict:
     """Renders `n_hands` scripted hands of `rules` (the player counts of `scripted_hands`, several table
     surfaces, hands over the cards, a few blurred frames) with `deck`, tracks each like `track` does (with the
     motion gate unless `motion_gate` is False), and compares with the scripted logs. `taught`: a deck profile
@@ -68,7 +164,8 @@ def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white
     if detector == "model":
         from vision.detector import Detector
 
-        model = Detector(deck=taught)
+        model = Detector(deck=taught, conf=conf)
+        model.floor, model.unknown_from = floor, unknown
     rows = []
     t0 = time.time()
     for i, players, dealer, script in scripted_hands(n_hands, seed, rules):
@@ -79,20 +176,28 @@ def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white
             det = model
         else:
             det = OracleDetector(np.random.default_rng(1000 + i), **(noise or {}))
-        tracker = TableTracker(layout, Match(script.match), dealer, det, fps=spec.fps, auto_confirm=True,
-                               motion_gate=motion_gate)
+        expected = script.expected_log()
+        players_answer = table == "truthful"
+        tracker = TableTracker(layout, Match(script.match), dealer, det, fps=spec.fps,
+                               auto_confirm=not players_answer, motion_gate=motion_gate)
+        answers = TruthfulTable([json.loads(x) for x in expected[1:]]) if players_answer else None
         nframes = 0
         for img, truth in frames_of(script, spec, rng):
             if detector != "model":
                 det.truth = truth
             tracker.process(img)
+            if answers is not None and tracker.observer.pending():
+                answers.answer(tracker.observer, tracker.last_stable, truth)
             nframes += 1
         inferred = [json.dumps(script.match)] + [json.dumps(e) for e in tracker.referee.events]
-        expected = script.expected_log()
         row = compare_logs(inferred, expected)
         row.update(hand=i, players=len(players), surface=spec.surface, frames=nframes,
-                   refused=sum(1 for o in tracker.observer.outcomes if not o["ok"]),
-                   uncertain=sum(1 for o in tracker.observer.outcomes if o.get("uncertain")))
+                   refused=sum(1 for o in tracker.observer.outcomes if not o["ok"] and not o.get("proposed")),
+                   uncertain=(answers.questions if answers is not None
+                              else sum(1 for o in tracker.observer.outcomes if o.get("uncertain"))))
+        if answers is not None:
+            row.update(confirmed=answers.confirmed, corrected=answers.corrected, rejected=answers.rejected,
+                       taps=answers.taps)
         rows.append(row)
         if save_dir is not None:
             d = Path(save_dir)
@@ -110,6 +215,10 @@ def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white
             "exact_result": sum(r["same_result"] for r in rows),
             # the events the players would have been asked to confirm (applied unasked offline)
             "questions_per_hand": round(sum(r["uncertain"] for r in rows) / len(rows), 2) if rows else 0.0,
+            "table": table,
+            **({"taps_per_hand": round(sum(r["taps"] for r in rows) / len(rows), 2),
+                "corrected": sum(r["corrected"] for r in rows), "rejected": sum(r["rejected"] for r in rows)}
+               if table == "truthful" and rows else {}),
             "seconds": round(time.time() - t0, 1)}
 
 
@@ -131,11 +240,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-motion-gate", action="store_true", help="run the detector on every frame")
     ap.add_argument("--rules", default="basic", choices=["basic", "classic", "solitaired", "rummy500"])
     ap.add_argument("--taught", default=None, help="model only: a taught deck profile to read with (as --deck)")
+    ap.add_argument("--floor", type=float, default=None,
+                    help="model only: the pipeline also takes corners read from this score (settled by the vote)")
+    ap.add_argument("--table", choices=["camera", "truthful"], default="camera",
+                    help="camera: questions applied as the camera read them (as `track`); truthful: answered as the "
+                         "players would, from the renderer's truth (taps counted)")
+    ap.add_argument("--unknown", type=float, default=None,
+                    help="model only, with --floor: corners the localiser finds from this score and the classifier "
+                         "cannot name become cards for the players to name")
+    ap.add_argument("--conf", type=float, default=None, help="model only: the corner threshold (default: the model's)")
     a = ap.parse_args(argv)
     noise = {"dropout": a.dropout, "misread": a.misread, "jitter_px": a.jitter}
     res = evaluate(a.hands, a.detector, a.deck, a.seed, a.width, a.height,
                    save_dir=Path(a.save) if a.save else None, noise=noise, motion_gate=not a.no_motion_gate,
-                   rules=a.rules, taught=a.taught)
+                   rules=a.rules, taught=a.taught, conf=a.conf, floor=a.floor, table=a.table, unknown=a.unknown)
     print(json.dumps(res))
     return 0
 

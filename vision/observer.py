@@ -59,6 +59,13 @@ def _physical(card: str) -> str:
     return card.split("=", 1)[0]
 
 
+UNKNOWN = "?"  # the stable card the camera found and could not name is "?" and its track's number ("?12")
+
+
+def _unknown(card: str) -> bool:
+    return card.startswith(UNKNOWN)
+
+
 def event_cards(ev: dict) -> list[str]:
     """The physical cards an event names (its `cards`, `card` or `upcard`; a joker as ``JK``)."""
     out = [c for c in ev.get("cards") or [] if isinstance(c, str)]
@@ -76,6 +83,8 @@ class _Candidate:
     turn: tuple | None = None  # an empty-stock end of hand: the turn it was asked in
     short: int = 0  # a reveal with fewer cards than the hand holds: how many are missing
     ask: bool = False  # a question more looks cannot settle (a lay-off that fits two melds): asked at once
+    renames: tuple[tuple[str, str], ...] = ()  # camera's name -> the name the play uses (see `_complete`)
+    region: tuple | None = None  # the table's part the question is about (pixels), when its cards are not all seen
 
 
 class Observer:
@@ -108,6 +117,7 @@ class Observer:
         self._aliases: dict[str, str] = {}  # camera's name -> the players' name, for cards they corrected
         self._short_key, self._short_looks = None, 0  # a hand shown with cards missing, and how long
         self._joker_memo: dict = {}  # the legal declarations of a joker in a play (this turn's)
+        self._meld_sizes: dict[int, int] = {}  # meld id -> its cards (the referee's), from `_table_known`
         self.outcomes: list[Outcome] = []
 
     # ---- public API ------------------------------------------------------------------------------
@@ -139,7 +149,8 @@ class Observer:
 
     def pending(self) -> list[dict]:
         with self._lock:
-            return [dict({"id": i, "event": dict(c.event), "reason": c.reason}, **({"missing": c.short} if c.short else {}))
+            return [dict({"id": i, "event": dict(c.event), "reason": c.reason}, **({"missing": c.short} if c.short else {}),
+                         **({"box": [round(float(v), 1) for v in c.region]} if c.region is not None else {}))
                     for i, c in self._pending]
 
     def confirm(self, pid: int) -> Outcome | None:
@@ -215,6 +226,11 @@ class Observer:
             out["confirmed"] = True
         if not v.ok:
             self._disputed.update(cand.cards)
+        elif cand.renames:
+            # the camera's names the play was completed from: read by the play's names while they stay
+            self._aliases.update(cand.renames)
+            if self._raw is not None:
+                self._last = self._renamed(self._raw)
         return self._emit(out)
 
     def _derive(self) -> list[Outcome]:
@@ -255,7 +271,7 @@ class Observer:
                 p = c.event.get("player")
                 need = int((cur.get("hand_counts") or {}).get(p, 0))
                 _shown, groups = self._split(snap, *self._table_known(cur))
-                seen = [x for owner, cards, _t in groups if owner == p for x in cards]
+                seen = [x for owner, cards, _t, _b in groups if owner == p for x in cards]
                 if len(seen) >= need:
                     self._pending.remove((i, c))
 
@@ -288,14 +304,20 @@ class Observer:
         self._disputed &= visible  # a disputed card that left the table counts again when it comes back
         if cur is not None and (cur.get("awaiting_reveal") or cur.get("phase") == "reveal"):
             self._cleared = False
-            return self._reveal_candidate(snap, cur)
+            return self._named(snap, self._reveal_candidate(snap, cur), cur)
         if cur is None or cur.get("phase") == Phase.OVER:
-            return self._deal_candidate(snap, state)
+            return self._named(snap, self._deal_candidate(snap, state), cur or {})
         self._cleared = False
         phase = cur.get("phase")
         if phase not in (Phase.DRAW, Phase.PLAY):
             return None
         return self._turn_candidate(snap, cur)
+
+    def _named(self, snap: TableSnapshot, cand: _Candidate | None, cur: dict) -> _Candidate | None:
+        """A deal or a hand shown with cards the camera could not name: named by `_complete` (a question)."""
+        if cand is None or not any(_unknown(c) for c in cand.cards):
+            return cand
+        return self._complete(snap, cand, self._table_known(cur)[0])
 
     # -- between hands
     def _deal_candidate(self, snap: TableSnapshot, state: dict) -> _Candidate | None:
@@ -321,6 +343,7 @@ class Observer:
         """The cards the referee has on the table (counted) and the melds each label is in."""
         known = Counter(_physical(c) for c in cur.get("discard") or [])
         meld_ids: dict[str, set[int]] = {}
+        self._meld_sizes = {m["id"]: len(m.get("cards", [])) for m in cur.get("melds") or []}
         for m in cur.get("melds") or []:
             for c in m.get("cards", []):
                 known[_physical(c)] += 1
@@ -332,7 +355,7 @@ class Observer:
         pile = cur.get("discard") or []
         shown, groups = self._split(snap, *self._table_known(cur))
         new_of: dict[str, list[str]] = {}
-        for owner, cards, _touched in groups:
+        for owner, cards, _touched, _box in groups:
             new_of.setdefault(owner, []).extend(cards)
         for p in cur.get("awaiting_reveal") or []:
             if p == cur.get("winner") and pile and pile[-1] == "??":
@@ -367,7 +390,8 @@ class Observer:
         return None
 
     def _split(self, snap: TableSnapshot, known: Counter, meld_ids: dict[str, set[int]]):
-        """What on the table is new: (new discard-pile cards, [(zone owner, new cards, meld ids touched)] for the
+        """What on the table is new: (new discard-pile cards, [(zone owner, new cards, meld ids touched, the group's
+        box)] for the
         groups holding new cards, in the snapshot's order). `known` counts the cards the referee already has on
         the table (two of a card with two decks): each copy seen accounts for one, the pile first, then the
         groups that hold the most known cards (a meld where it lies), so a second 7H in a new meld is new.
@@ -382,9 +406,11 @@ class Observer:
             return False
 
         new_discards = [c for c in snap.discard if c not in disputed and not take(c)]
+        # a card on the pile the camera cannot name is new only on top (a new discard covers the old top)
+        new_discards = [c for c in new_discards if not _unknown(c) or c == snap.discard[-1]]
         groups = [(owner, g) for owner, gs in snap.players.items() for g in gs]
         order = sorted(range(len(groups)), key=lambda i: -sum(1 for c in groups[i][1].cards if pool[c] > 0))
-        result: dict[int, tuple[str, list[str], set[int]]] = {}
+        result: dict[int, tuple[str, list[str], set[int], tuple]] = {}
         for i in order:
             owner, g = groups[i]
             new, touched = [], set()
@@ -397,8 +423,14 @@ class Observer:
                         touched |= ids
                 else:
                     new.append(c)
+            if touched and any(_unknown(c) for c in new):
+                # cards not named in a meld seen with fewer of its cards named than it holds: its own cards
+                missing = sum(self._meld_sizes.get(m, 0) for m in touched) - sum(
+                    1 for c in g.cards if meld_ids.get(c, set()) & touched)
+                for c in [c for c in new if _unknown(c)][:max(0, missing)]:
+                    new.remove(c)
             if new:
-                result[i] = (owner, new, touched)
+                result[i] = (owner, new, touched, g.box)
         return new_discards, [result[i] for i in sorted(result)]
 
     # -- a turn
@@ -434,14 +466,14 @@ class Observer:
 
         # "Rummy!" (R500-9): before the player to move draws, another player takes the discard and plays it
         if phase == Phase.DRAW and cur.get("rummy_call_open") and top is not None and top not in snap.discard:
-            for owner, new, _touched in new_groups:
+            for owner, new, _touched, _box in new_groups:
                 if owner != player and top in new:
                     return _Candidate({"type": "call_rummy", "player": owner, "card": top}, self._conf(snap, [top]),
                                       f"did {owner} call “Rummy!” on {top}?", (top,))
 
         # candidate plays in order: melds, lay-offs, then the discard
         plays: list[_Candidate] = []
-        for owner, new, touched in new_groups:
+        for owner, new, touched, _box in new_groups:
             if touched:
                 ev = {"type": "lay_off", "player": player, "cards": new}
                 if len(touched) == 1:
@@ -463,10 +495,25 @@ class Observer:
                     plays.append(self._ambiguous_layoff(ev, fit, new))
         turn_key = (cur.get("number"), player, len(pile), len(melds))
         plays = [self._declare_joker(c, turn_key) for c in plays]
+        plays = [self._complete(snap, c, known) for c in plays]
+        if new_discards and not lay_in_own_zone:
+            # the player discards, so the turn is over, and two new cards lie together in the player's zone: a
+            # meld whose third card the camera could not see; asked, with the card the rules allow proposed
+            for owner, new, touched, box in new_groups:
+                if owner == player and not touched and len(new) == 2 and not any(map(_unknown, new)):
+                    short = _Candidate({"type": "meld", "player": player, "cards": [*new, UNKNOWN]}, 0.0, "",
+                                       (*new, UNKNOWN), region=box)
+                    named = self._complete(snap, short, known)
+                    if UNKNOWN not in named.cards:
+                        named.reason = (f"{player} laid down {' '.join(new)} and a card the camera could not see: "
+                                        f"is the meld {' '.join(named.event['cards'])}?")
+                        named.renames = ()
+                        plays.append(named)
         plays.sort(key=lambda c: 0 if c.event["type"] == "meld" else 1)
         if new_discards:
             x = new_discards[0]
-            plays.append(_Candidate({"type": "discard", "player": player, "card": x}, 1.0, "", (x,)))
+            plays.append(self._complete(snap, _Candidate({"type": "discard", "player": player, "card": x}, 1.0, "",
+                                                         (x,)), known))
         elif self._face_down_last(snap, cur, player, plays):
             plays.append(_Candidate({"type": "discard", "player": player, "face_down": True}, 1.0, "", ()))
         elif not plays:
@@ -515,6 +562,76 @@ class Observer:
         return _Candidate(named, 0.0, f"which card does the joker stand for in {' '.join(cards)}?", cand.cards,
                           ask=True)
 
+    MAX_UNSURE = 4  # cards of one play whose other names `_complete` tries (at most 4**4 dry runs)
+
+    def _complete(self, snap: TableSnapshot, cand: _Candidate, known: Counter) -> _Candidate:
+        """A meld or lay-off the rules refuse with the camera's names, whose cards the vote also read as other
+        names (`snap.alternatives`), or any event with a card the camera found but could not name ("?12"):
+        the likeliest set of names the referee accepts (each card's certainty for its own name, its vote share
+        for another; for one unnamed card, after its guesses, any card not on the table; names already on the
+        table are not tried) becomes a question ("the rules refuse what the camera read (7S 7D 8S): is it 7S 7D
+        7C?"): the players confirm it or correct it (`correct`). Unchanged when nothing fits: the referee then
+        refuses it and its cards are set aside."""
+        ev = cand.event
+        kind = ev.get("type")
+        key = "cards" if kind in ("meld", "lay_off", "reveal") else "card" if kind == "discard" else \
+            "upcard" if kind == "deal" else None
+        if key is None or cand.ask or not cand.cards:
+            return cand
+        cards = list(ev.get("cards") or []) if key == "cards" else [ev.get(key)]
+        if any(not isinstance(c, str) or c.startswith("JK") for c in cards):
+            return cand
+        has_unknown = any(_unknown(c) for c in cards)
+        if not has_unknown and (kind not in ("meld", "lay_off") or not snap.alternatives or self._legal(ev)):
+            return cand
+        seen = {c for c in snap.table_cards() if not _unknown(c)}
+        options: list[list[tuple[str, float]]] = []
+        for c in cards:
+            own = [] if _unknown(c) else [(c, max(1e-3, snap.confidence.get(c, 1.0)))]
+            alts = [(a, max(1e-3, w)) for a, w in snap.alternatives.get(c, ())
+                    if known[a] == 0 and a not in cards and (a not in seen or not _unknown(c))]
+            if _unknown(c) and sum(map(_unknown, cards)) == 1:
+                # one card nobody could read: any card not on the table may be it, the guesses first
+                alts += [(a, 1e-4) for a in ALL_CARDS if known[a] == 0 and a not in seen and a not in cards
+                         and all(a != x for x, _w in alts)]
+            options.append(own + alts)
+        if any(not o for o in options):
+            return cand  # a card nothing can name: the referee refuses it, the players fix the table
+        unsure = sorted((i for i in range(len(cards)) if len(options[i]) > 1 or _unknown(cards[i])),
+                        key=lambda i: options[i][0][1] if not _unknown(cards[i]) else -1.0)[:self.MAX_UNSURE]
+        if not unsure or any(_unknown(cards[i]) for i in range(len(cards)) if i not in unsure):
+            return cand
+        import itertools
+
+        tried = []
+        for combo in itertools.product(*(options[i][:60] for i in unsure)):
+            names = list(cards)
+            score = 1.0
+            for i, (name, w) in zip(unsure, combo, strict=True):
+                names[i] = name
+                score *= w
+            if len(set(names)) < len(names):
+                continue
+            tried.append((score, names))
+            if len(tried) > 400:
+                break
+        for score, names in sorted(tried, key=lambda x: -x[0]):
+            if names == cards:
+                continue
+            new_ev = dict(ev, **({"cards": names} if key == "cards" else {key: names[0]}))
+            if kind in ("meld", "lay_off", "discard") and not self._legal(new_ev):
+                continue
+            if kind in ("deal", "reveal") and not self.referee.check(new_ev).ok:
+                continue
+            renames = tuple((a, b) for a, b in zip(cards, names, strict=True) if a != b)
+            said = " ".join(names)
+            shown = " ".join("?" if _unknown(c) else c for c in cards)
+            why = "a card the camera could not read" if has_unknown else "the rules refuse what the camera read"
+            return _Candidate(new_ev, min(cand.confidence, 0.5 * score, self.min_confidence / 2),
+                              f"{why} ({shown}): is it {said}?", tuple(names), cand.follow, cand.turn,
+                              cand.short, renames=renames, region=cand.region)
+        return cand
+
     def _taken_from_pile(self, pile: list[str], seen: tuple[str, ...]) -> list[str]:
         """The cards off the top of the pile that are no longer there (deepest first): the top card, or where
         the rules allow a deep pickup, every card above the highest one still seen (all, if none is)."""
@@ -562,7 +679,7 @@ class Observer:
             return None
         nxt = players[(players.index(player) + 1) % len(players)]
         drawn = [] if cur.get("phase") != Phase.DRAW else [{"type": "draw", "player": player, "from": "stock"}]
-        for owner, new, touched in new_groups:
+        for owner, new, touched, _box in new_groups:
             if owner != nxt or touched or len(new) < 3:
                 continue
             for x in new:

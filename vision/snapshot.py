@@ -44,6 +44,9 @@ class TableSnapshot:
     confidence: dict[str, float] = field(default_factory=dict)  # card -> certainty of its identity
     backs: dict[str, int] = field(default_factory=dict)  # zone key -> face-down cards seen there
     outside: tuple[str, ...] = ()  # face-up cards in no zone (ignored by the observer)
+    # card -> the other names it may carry, best first (the vote's runners-up; the observer tries them when the
+    # camera's names make a play the rules refuse)
+    alternatives: dict[str, tuple[tuple[str, float], ...]] = field(default_factory=dict)
 
     @property
     def discard_top(self) -> str | None:
@@ -187,4 +190,6 @@ def build_snapshot(dets: Iterable[CardDetection], layout: Layout, mapper: FrameM
     conf = {d.card: float(d.confidence) for d in dets if d.card != BACK}
     for d in by_zone.get(STOCK, []):  # a face-up card on the stock: treat as outside the game zones
         outside.append(d.card)
-    return TableSnapshot(discard=discard, players=players, confidence=conf, backs=backs, outside=tuple(outside))
+    alts = {d.card: tuple(d.alternatives) for d in dets if d.card != BACK and d.alternatives}
+    return TableSnapshot(discard=discard, players=players, confidence=conf, backs=backs, outside=tuple(outside),
+                         alternatives=alts)

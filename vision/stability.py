@@ -19,8 +19,11 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from vision.geometry import Box, iou
+from vision.geometry import Box, center, iou
 from vision.types import CardDetection
+
+UNKNOWN = "?"  # a card found but not named (vision.detector.UNKNOWN)
+UNKNOWN_WEIGHT = 0.1  # what one look that could not name a card weighs against the names it guessed
 
 
 @dataclass(frozen=True)
@@ -48,26 +51,45 @@ class StabilityConfig:
 class _Track:
     tid: int
     box: Box
-    votes: deque = field(default_factory=deque)  # (label, confidence)
+    votes: deque = field(default_factory=deque)  # (label, confidence, alternatives: ((label, score), ...))
     hits: deque = field(default_factory=deque)  # bools over the last `window` frames
     misses: int = 0
     present: bool = False
     born: int = 0  # the frame it was first seen in
     seen: int = 0  # the frame it was last seen in
 
+    def weights(self) -> dict[str, float]:
+        """Each label's weight in the vote: the confidences of the looks that read it, plus the scores it had
+        as a second choice (a detector that gives them: a card read 0.4 as 7S with 7C at 0.35 is not sure)."""
+        w: dict[str, float] = {}
+        for lab, c, alts in self.votes:
+            w[lab] = w.get(lab, 0.0) + (UNKNOWN_WEIGHT if lab == UNKNOWN else max(c, 1e-3))
+            for a, p in alts:
+                w[a] = w.get(a, 0.0) + p
+        return w
+
     def label(self) -> tuple[str, float]:
         """The winning label and its certainty: its weight against the runner-up's, best / (best + second).
         Scattered misreads barely lower it; a second label seen again and again (a real confusion, or another
         card now lying there) does."""
-        w: dict[str, float] = {}
-        for lab, c in self.votes:
-            w[lab] = w.get(lab, 0.0) + max(c, 1e-3)
+        w = self.weights()
         if not w:
             return "", 0.0
         ranked = sorted(w.values(), reverse=True)
         best = max(w, key=w.get)
         second = ranked[1] if len(ranked) > 1 else 0.0
         return best, w[best] / (w[best] + second)
+
+    def alternatives(self, best: str, k: int = 3, min_share: float = 0.05) -> tuple[tuple[str, float], ...]:
+        """The other labels of the vote, best first, with their weight against the winner's (up to `k`, from
+        `min_share`)."""
+        w = self.weights()
+        top = w.get(best, 0.0)
+        if top <= 0:
+            return ()
+        ranked = sorted(((a, v / (top + v)) for a, v in w.items() if a != best and a != "BACK"),
+                        key=lambda x: -x[1])
+        return tuple((a, round(v, 4)) for a, v in ranked[:k] if v >= min_share)
 
 
 class Stabilizer:
@@ -103,18 +125,23 @@ class Stabilizer:
             used_t.add(ti)
             used_d.add(di)
             t, d = self._tracks[ti], dets[di]
+            t.seen = self._frame
+            if d.card == UNKNOWN and labels[ti] not in (UNKNOWN, ""):
+                # a card named before whose index is now hard to read (covered, in a shadow): still there, and
+                # it keeps the name it was read by
+                self._hit(t, True)
+                continue
             if d.card == labels[ti] and iou(t.box, d.box) > 0.5:  # smooth the jitter of a resting card
                 t.box = tuple(0.6 * a + 0.4 * b for a, b in zip(t.box, d.box, strict=True))
             else:
                 t.box = d.box
-            t.votes.append((d.card, float(d.confidence)))
-            t.seen = self._frame
+            t.votes.append((d.card, float(d.confidence), d.alternatives))
             while len(t.votes) > cfg.vote_window:
                 t.votes.popleft()
             k = max(3, cfg.appear_hits)
             votes = list(t.votes)
             recent = votes[-(k + 1):]
-            if len(votes) > k + 1 and sum(v[0] == d.card for v in recent) >= k \
+            if d.card != UNKNOWN and len(votes) > k + 1 and sum(v[0] == d.card for v in recent) >= k \
                     and any(v[0] != d.card for v in votes[:-(k + 1)]):
                 # a label seen k times in the last k+1 sightings (one misread allowed) that the older votes do
                 # not share: another card now lies here (a new discard on the pile); forget the old one
@@ -133,7 +160,7 @@ class Stabilizer:
             if di not in used_d:
                 t = _Track(self._next, d.box, born=self._frame, seen=self._frame)
                 self._next += 1
-                t.votes.append((d.card, float(d.confidence)))
+                t.votes.append((d.card, float(d.confidence), d.alternatives))
                 self._hit(t, True)
                 keep.append(t)
         self._tracks = keep
@@ -155,12 +182,16 @@ class Stabilizer:
         appeared is the same card, moved (picked off the pile into a meld), and is dropped."""
         by: dict[str, list[tuple[tuple, _Track, float]]] = {}
         out: list[CardDetection] = []
+        unknown: list[_Track] = []
         for t in self._tracks:
             if not t.present:
                 continue
             lab, share = t.label()
             if lab == "BACK":
                 out.append(CardDetection(lab, share, t.box))
+                continue
+            if lab == UNKNOWN:
+                unknown.append(t)
                 continue
             # a card moved: the place it is seen at now wins over the place it is remembered at; then the better
             # supported track
@@ -174,7 +205,16 @@ class Stabilizer:
                     break
                 if all(t.seen >= k.born and k.seen >= t.born for k in kept):
                     kept.append(t)
-                    out.append(CardDetection(lab, share, t.box))
+                    out.append(CardDetection(lab, share, t.box, alternatives=t.alternatives(lab)))
+        named = [d.box for d in out if d.card != "BACK"]
+        for t in unknown:
+            # a card not named: each one is a card of its own ("?" and the track's number), unless it lies on
+            # a named card (that card's other index)
+            cx, cy = center(t.box)
+            if any((b[0] <= cx <= b[2] and b[1] <= cy <= b[3]) or iou(b, t.box) > 0.3 for b in named):
+                continue
+            _lab, share = t.label()
+            out.append(CardDetection(f"{UNKNOWN}{t.tid}", 0.0, t.box, alternatives=t.alternatives(UNKNOWN)))
         return out
 
 

@@ -33,12 +33,16 @@ class CardDetection:
     `card` is canonical notation ("10H", "AS", "JK" for a joker, "BACK" for a face-down card).
     `box` bounds the card's visible corner indices merged into one card (pixels, original image).
     `corners` are the corner-index boxes it was built from.
+    `alternatives` are the other names it may carry, best first, with their scores (the classifier's second
+    choices for one look; the vote shares of the other names for a stable card): the multi-frame vote and
+    the observer's legality check use them (they are not part of `detect`'s output).
     """
 
     card: str
     confidence: float
     box: Box
     corners: tuple[Box, ...] = field(default_factory=tuple)
+    alternatives: tuple[tuple[str, float], ...] = field(default_factory=tuple)
 
     @property
     def center(self) -> tuple[float, float]:

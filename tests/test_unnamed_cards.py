@@ -1,0 +1,130 @@
+"""Cards the camera is unsure of or cannot name: each look's second choices in the vote, the names the rules
+allow tried when the camera's are refused, cards found but not named ("?"), and the players' answers."""
+
+import numpy as np
+
+from referee import Match
+from vision.detector import UNKNOWN, unknown_cards, with_alternatives
+from vision.evaluation import TruthfulTable
+from vision.observer import Observer
+from vision.snapshot import Group, TableSnapshot
+from vision.stability import StabilityConfig, Stabilizer
+from vision.types import CORNER_CLASSES, CardDetection
+
+PLAYERS = ["Ana", "Ben", "Cleo"]
+MATCH = {"type": "match", "rules": "basic", "players": PLAYERS}
+BOX = (100.0, 100.0, 130.0, 140.0)
+
+
+def scores(**named):
+    v = np.zeros(len(CORNER_CLASSES), np.float32)
+    for k, p in named.items():
+        v[CORNER_CLASSES.index(k.lstrip("_"))] = p
+    return v
+
+
+def snap(discard=(), conf=None, alts=None, **zones):
+    players = {p: tuple(Group(tuple(g), (0, 0, 1, 1)) for g in zones.get(p, [])) for p in PLAYERS}
+    return TableSnapshot(discard=tuple(discard), players=players, confidence=conf or {}, alternatives=alts or {})
+
+
+def test_each_card_carries_its_corners_second_choices():
+    [card] = with_alternatives([CardDetection("7S", 0.5, BOX, (BOX,))], [("7S", 0.5, BOX, scores(_7S=0.5, _7C=0.3, _8S=0.1))])
+    assert card.alternatives == (("7C", 0.3), ("8S", 0.1))
+
+
+def test_second_choices_make_a_vote_unsure_and_rank_the_other_names():
+    s = Stabilizer(StabilityConfig())
+    sure = CardDetection("7S", 0.9, BOX)
+    torn = CardDetection("7S", 0.45, BOX, alternatives=(("7C", 0.4),))
+    assert [d.confidence for d in [s.update([sure]) for _ in range(4)][-1]] == [1.0]
+    s = Stabilizer(StabilityConfig())
+    for _ in range(4):
+        out = s.update([torn])
+    [d] = out
+    assert d.card == "7S" and d.confidence < 0.6 and d.alternatives[0][0] == "7C"
+
+
+def test_a_card_not_named_is_one_card_of_its_own_unless_it_is_a_named_cards_other_index():
+    far = (400.0, 100.0, 430.0, 140.0)
+    named = [CardDetection("7S", 0.9, BOX, (BOX,))]
+    got = unknown_cards([("NONE", 0.6, far, scores(_9H=0.12, _9D=0.08)),
+                         ("NONE", 0.6, (105.0, 105.0, 125.0, 135.0), scores(_9H=0.2)),  # inside the 7S
+                         ("NONE", 0.6, (200.0, 100.0, 230.0, 140.0), scores(_7S=0.15)),  # the 7S's other index
+                         ("NONE", 0.6, (600.0, 100.0, 630.0, 140.0), scores(_2C=0.001))],  # sure it is no index
+                        named)
+    assert [(c.card, c.box, c.alternatives[0][0]) for c in got] == [(UNKNOWN, far, "9H")]
+
+
+def test_a_track_read_once_keeps_its_name_and_a_card_never_named_gets_a_number():
+    s = Stabilizer(StabilityConfig())
+    seven = CardDetection("7S", 0.9, BOX)
+    blur = CardDetection(UNKNOWN, 0.5, BOX, alternatives=(("7C", 0.05),))
+    other = CardDetection(UNKNOWN, 0.5, (400.0, 100.0, 430.0, 140.0), alternatives=(("9H", 0.05),))
+    for _ in range(3):
+        s.update([seven])
+    for _ in range(10):
+        out = s.update([blur, other])
+    names = sorted(d.card for d in out)
+    assert names[0] == "7S" and names[1].startswith(UNKNOWN) and names[1] != UNKNOWN
+
+
+def observer(**kw):
+    return Observer(Match(MATCH), "Ana", **kw)
+
+
+def test_a_meld_the_rules_refuse_is_asked_with_the_names_they_allow_and_confirmed():
+    o = observer()
+    o.observe(snap(["5C"]))
+    # the camera reads 7S 7D 8S; its vote also saw the 8S as a 7C: the only legal meld
+    out = o.observe(snap(["5C"], conf={"8S": 0.55}, alts={"8S": (("7C", 0.4), ("9S", 0.1))}, Ben=[["7S", "7D", "8S"]]))
+    q = [x for x in out if x.get("proposed")][-1]
+    assert sorted(q["event"]["cards"]) == ["7C", "7D", "7S"] and "is it" in q["message"]
+    assert o.confirm(q["id"])["ok"]
+    assert sorted(o.referee.events[-1]["cards"]) == ["7C", "7D", "7S"]
+    # the camera still calls that card 8S: it is read as the 7C now, not taken for a new card
+    o.observe(snap(["5C", "KD"], conf={"8S": 0.55}, alts={"8S": (("7C", 0.4),)}, Ben=[["7S", "7D", "8S"]]))
+    assert o.referee.events[-1] == {"type": "discard", "player": "Ben", "card": "KD"}
+
+
+def test_a_meld_with_a_card_not_named_is_asked_with_a_card_the_rules_allow():
+    o = observer()
+    o.observe(snap(["5C"]))
+    out = o.observe(snap(["5C"], conf={"?7": 0.0}, alts={"?7": (("8C", 0.1), ("8H", 0.08))}, Ben=[["7H", "?7", "9H"]]))
+    q = [x for x in out if x.get("proposed")][-1]
+    assert q["event"]["cards"] == ["7H", "8H", "9H"]  # 8C is its first guess, but only 8H makes a meld
+    assert "could not read" in q["message"]
+
+
+def test_a_discard_with_two_new_cards_left_in_the_zone_asks_for_the_meld_card_not_seen():
+    o = observer()
+    o.observe(snap(["5C"]))
+    assert o.observe(snap(["5C"], Ben=[["7H", "9H"]])) == []  # still being laid out
+    out = o.observe(snap(["5C", "KD"], Ben=[["7H", "9H"]]))
+    q = [x for x in out if x.get("proposed")][-1]
+    assert q["event"] == {"type": "meld", "player": "Ben", "cards": ["7H", "9H", "8H"]}
+    [p] = o.pending()
+    assert p["box"] == [0, 0, 1, 1]  # the part of the table to look at
+    out = o.correct(p["id"], {"type": "meld", "player": "Ben", "cards": ["7H", "8H", "9H", "10H"]})
+    assert out["ok"] and o.referee.events[-1]["type"] == "discard"  # then the discard that was waiting
+
+
+def test_an_unnamed_card_under_the_top_of_the_pile_is_not_a_new_discard():
+    o = observer()
+    o.observe(snap(["5C"]))
+    assert o.observe(snap(["?3", "5C"])) == []
+
+
+def test_the_truthful_table_confirms_right_guesses_and_corrects_wrong_ones():
+    o = observer()
+    o.observe(snap(["5C"]))
+    o.observe(snap(["5C"], Ben=[["7H", "9H"]]))
+    o.observe(snap(["5C", "KD"], Ben=[["7H", "9H"]]))
+    table = TruthfulTable([])
+    # the players see four cards where the camera saw two (the group's box is (0, 0, 1, 1)), and the stock's back
+    truth = [("7H", (0, 0, .2, .5), ()), ("8H", (.3, 0, .5, .5), ()), ("9H", (.6, 0, .8, .5), ()),
+             ("10H", (1.1, 0, 1.3, .5), ()), ("BACK", (0, 0, 1, 1), ()), ("2S", (5, 5, 6, 6), ())]
+    table.answer(o, [], truth)
+    assert (table.questions, table.corrected, table.confirmed) == (1, 1, 0)
+    meld = next(e for e in o.referee.events if e["type"] == "meld")
+    assert sorted(meld["cards"]) == ["10H", "7H", "8H", "9H"] and table.taps == 2 + 1  # open the picker, add the 10H, send
