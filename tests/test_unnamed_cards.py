@@ -120,7 +120,7 @@ def test_the_truthful_table_confirms_right_guesses_and_corrects_wrong_ones():
     o.observe(snap(["5C"]))
     o.observe(snap(["5C"], Ben=[["7H", "9H"]]))
     o.observe(snap(["5C", "KD"], Ben=[["7H", "9H"]]))
-    table = TruthfulTable([])
+    table = TruthfulTable([{"type": "meld", "player": "Ben", "cards": ["10H", "9H", "8H", "7H"]}])
     # the players see four cards where the camera saw two (the group's box is (0, 0, 1, 1)), and the stock's back
     truth = [("7H", (0, 0, .2, .5), ()), ("8H", (.3, 0, .5, .5), ()), ("9H", (.6, 0, .8, .5), ()),
              ("10H", (1.1, 0, 1.3, .5), ()), ("BACK", (0, 0, 1, 1), ()), ("2S", (5, 5, 6, 6), ())]
@@ -128,3 +128,13 @@ def test_the_truthful_table_confirms_right_guesses_and_corrects_wrong_ones():
     assert (table.questions, table.corrected, table.confirmed) == (1, 1, 0)
     meld = next(e for e in o.referee.events if e["type"] == "meld")
     assert sorted(meld["cards"]) == ["10H", "7H", "8H", "9H"] and table.taps == 2 + 1  # open the picker, add the 10H, send
+
+
+def test_the_truthful_table_says_no_to_a_move_the_hand_never_had():
+    o = observer()
+    o.observe(snap(["5C"]))
+    o.observe(snap(["5C", "KD"], conf={"KD": 0.5}))
+    table = TruthfulTable([{"type": "discard", "player": "Ben", "card": "QD"}])
+    table.answer(o, [CardDetection("KD", 0.5, (0, 0, 1, 1))], [("KD", (0, 0, 1, 1), ())])
+    assert (table.questions, table.rejected, table.taps) == (1, 1, 1) and o.pending() == []
+    assert [e["type"] for e in o.referee.events] == ["deal", "draw"]  # the draw was never in doubt

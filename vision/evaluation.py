@@ -50,13 +50,20 @@ def compare_logs(inferred: list[str], expected: list[str]) -> dict:
     return {"inferred": len(a), "expected": len(b), "matched": tp, "same_result": same}
 
 
+def event_cards_of(ev: dict) -> list[str]:
+    return list(ev.get("cards") or []) + [ev[k] for k in ("card", "upcard") if isinstance(ev.get(k), str)]
+
+
 class TruthfulTable:
     """The players at a rendered table, answering the camera's questions as people who see the cards would
     (the evaluation's stand-in for the dashboard's Yes / Correct it / No): each card a question names is
     looked at where the camera saw it (its stable box) and named by the renderer's truth; a question the
-    scripted hand has an event for (a hand shown, the meld a lay-off went on) is answered with that event.
-    Confirmed when the camera was right (one tap), else corrected (one tap to open the picker, one per card
-    renamed, one to send) or, when the referee refuses the players' version too, rejected (one tap)."""
+    scripted hand has an event for (a hand shown) is answered with that event; a meld not all seen, with the
+    cards lying where the question shows.  A move the scripted hand never had (those cards, that player) is
+    answered No (one tap); a right one is confirmed (one tap), a misread one corrected (one tap to open the
+    picker, one per card changed, one to send), or rejected when the referee refuses the players' version.
+    The players' knowledge is the renderer's truth and the script: the camera's reading is never used to
+    answer it."""
 
     def __init__(self, expected: list[dict]):
         self.expected = expected
@@ -109,6 +116,18 @@ class TruthfulTable:
                     return dict(e)
         return true
 
+    def happened(self, ev: dict) -> bool:
+        """Whether the hand had this move (one deck: a play of given cards by a player happens once at most;
+        a lay-off's meld number and a draw's card aside). Moves without cards (the end of a hand) count."""
+        def key(e: dict):
+            return (e.get("type"), e.get("player"), tuple(sorted(e.get("cards") or [])), e.get("card"),
+                    e.get("upcard"), bool(e.get("face_down")))
+
+        if ev.get("type") in ("draw", "end_hand", "call_rummy") or not event_cards_of(ev):
+            return True
+        k = key(ev)
+        return any(key(e) == k for e in self.expected)
+
     @staticmethod
     def _correct(observer, pid: int, true: dict):
         out = observer.correct(pid, true)
@@ -128,6 +147,11 @@ class TruthfulTable:
             cur = observer.referee.public_state().get("current") or {}
             on_table = [c for m in cur.get("melds") or [] for c in m.get("cards", [])] + list(cur.get("discard") or [])
             true = self.truth_of(ev, stable, truth, dict(observer._aliases), q.get("box"), on_table)
+            if not self.happened(true):  # the players saw no such move: No
+                observer.reject(q["id"])
+                self.rejected += 1
+                self.taps += 1
+                continue
             if norm_event(true) == norm_event(ev):
                 observer.confirm(q["id"])
                 self.confirmed += 1

@@ -66,6 +66,18 @@ def _unknown(card: str) -> bool:
     return card.startswith(UNKNOWN)
 
 
+def _loose(new_groups: list, owner: str) -> list:
+    """The groups of new cards in `owner`'s zone that touch no meld, and, when there are several, all of them
+    as one (a meld whose middle card is not seen shows as two groups)."""
+    mine = [(o, n, t, b) for o, n, t, b in new_groups if o == owner and not t]
+    if len(mine) > 1:
+        boxes = [b for *_r, b in mine]
+        mine.append((owner, [c for _o, n, _t, _b in mine for c in n], set(),
+                     (min(b[0] for b in boxes), min(b[1] for b in boxes),
+                      max(b[2] for b in boxes), max(b[3] for b in boxes))))
+    return mine
+
+
 def event_cards(ev: dict) -> list[str]:
     """The physical cards an event names (its `cards`, `card` or `upcard`; a joker as ``JK``)."""
     out = [c for c in ev.get("cards") or [] if isinstance(c, str)]
@@ -496,11 +508,17 @@ class Observer:
         turn_key = (cur.get("number"), player, len(pile), len(melds))
         plays = [self._declare_joker(c, turn_key) for c in plays]
         plays = [self._complete(snap, c, known) for c in plays]
-        if new_discards and not lay_in_own_zone:
-            # the player discards, so the turn is over, and two new cards lie together in the player's zone: a
-            # meld whose third card the camera could not see; asked, with the card the rules allow proposed
-            for owner, new, touched, box in new_groups:
-                if owner == player and not touched and len(new) == 2 and not any(map(_unknown, new)):
+        plays.sort(key=lambda c: 0 if c.event["type"] == "meld" else 1)
+        missed = None
+        if not plays and (new_discards or not self._face_down_last(snap, cur, player, plays)):
+            # the next player shows new cards: the current player's discard was picked up by them before it
+            # was seen (and a new discard is theirs)
+            missed = self._missed_discard(player, new_groups, cur, known, snap.table_cards())
+        if (new_discards or missed is not None) and not lay_in_own_zone:
+            # the turn is over, and two new cards lie together in the player's zone: a meld whose third card
+            # the camera could not see; asked, with the card the rules allow proposed
+            for _owner, new, _touched, box in _loose(new_groups, player):
+                if len(new) == 2 and not any(map(_unknown, new)):
                     short = _Candidate({"type": "meld", "player": player, "cards": [*new, UNKNOWN]}, 0.0, "",
                                        (*new, UNKNOWN), region=box)
                     named = self._complete(snap, short, known)
@@ -509,17 +527,14 @@ class Observer:
                                         f"is the meld {' '.join(named.event['cards'])}?")
                         named.renames = ()
                         plays.append(named)
-        plays.sort(key=lambda c: 0 if c.event["type"] == "meld" else 1)
-        if new_discards:
+        if missed is not None:
+            plays.append(missed)
+        elif new_discards:
             x = new_discards[0]
             plays.append(self._complete(snap, _Candidate({"type": "discard", "player": player, "card": x}, 1.0, "",
                                                          (x,)), known))
         elif self._face_down_last(snap, cur, player, plays):
             plays.append(_Candidate({"type": "discard", "player": player, "face_down": True}, 1.0, "", ()))
-        elif not plays:
-            missed = self._missed_discard(player, new_groups, cur)
-            if missed is not None:
-                plays.append(missed)
         for c in plays:
             conf = self._conf(snap, c.cards)
             if conf < c.confidence:
@@ -670,25 +685,32 @@ class Observer:
             return None
         return _Candidate(ev, 0.0, f"the stock is empty: does the hand end here, before {player} plays?", (), turn=turn)
 
-    def _missed_discard(self, player: str, new_groups: list, cur: dict) -> _Candidate | None:
-        """Nothing to see for the current player, but the next one shows a new meld: the discard was picked up
-        before the camera could see it. Proposes the discard of the meld's card that makes the sequence legal
-        (discard, pickup, meld); always as an unsure event."""
+    def _missed_discard(self, player: str, new_groups: list, cur: dict, known: Counter | None = None,
+                        seen: frozenset = frozenset()) -> _Candidate | None:
+        """Nothing to see for the current player (or only a discard, which is then the next player's), but the
+        next one shows a new meld: the discard was picked up before the camera could see it. Proposes the
+        discard of the meld's card that makes the sequence legal (discard, pickup, meld); always as an unsure
+        event. A new group of two cards is taken as a meld whose third card the camera has not seen (any card
+        not on the table that makes the sequence legal)."""
         players = list((cur.get("hand_counts") or {}).keys()) or []
         if player not in players:
             return None
         nxt = players[(players.index(player) + 1) % len(players)]
         drawn = [] if cur.get("phase") != Phase.DRAW else [{"type": "draw", "player": player, "from": "stock"}]
-        for owner, new, touched, _box in new_groups:
-            if owner != nxt or touched or len(new) < 3:
+        for _owner, new, _touched, box in _loose(new_groups, nxt):
+            if len(new) < 2 or any(map(_unknown, new)) or (len(new) < 3 and known is None):
                 continue
+            thirds = [()] if len(new) >= 3 else [
+                (t,) for t in ALL_CARDS if known[t] == 0 and t not in seen and t not in new]
             for x in new:
                 seq = [*drawn, {"type": "discard", "player": player, "card": x},
                        {"type": "draw", "player": nxt, "from": "discard"}]
-                if not self.referee.check({"type": "meld", "player": nxt, "cards": list(new)}, after=seq).ok:
+                if not any(self.referee.check({"type": "meld", "player": nxt, "cards": [*new, *t]}, after=seq).ok
+                           for t in thirds):
                     continue
+                # asked at once: more looks at the table do not show a card that is gone (and the table moves on)
                 return _Candidate(seq[len(drawn)], 0.0, f"{player}'s discard was picked up before it was seen: {x}?",
-                                  (x,))
+                                  (x,), region=box, ask=True)
         return None
 
     def _legal(self, ev: dict) -> bool:
