@@ -138,3 +138,16 @@ def test_the_truthful_table_says_no_to_a_move_the_hand_never_had():
     table.answer(o, [CardDetection("KD", 0.5, (0, 0, 1, 1))], [("KD", (0, 0, 1, 1), ())])
     assert (table.questions, table.rejected, table.taps) == (1, 1, 1) and o.pending() == []
     assert [e["type"] for e in o.referee.events] == ["deal", "draw"]  # the draw was never in doubt
+
+
+def test_the_picture_of_a_question_holds_the_part_of_the_table_where_a_card_was_not_seen():
+    import cv2
+
+    from vision.pipeline import crop_cards
+
+    img = np.full((720, 1280, 3), 60, np.uint8)
+    seen = [CardDetection("7H", 0.9, (600.0, 300.0, 620.0, 340.0))]
+    alone = cv2.imdecode(np.frombuffer(crop_cards(img, seen, ["7H"]), np.uint8), cv2.IMREAD_COLOR)
+    wider = cv2.imdecode(np.frombuffer(crop_cards(img, seen, ["7H"], extra_boxes=[(600, 300, 700, 340)]), np.uint8),
+                         cv2.IMREAD_COLOR)
+    assert wider.shape[1] > alone.shape[1] and wider.shape[1] < 1280

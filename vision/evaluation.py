@@ -189,7 +189,7 @@ def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white
         from vision.detector import Detector
 
         model = Detector(deck=taught, conf=conf)
-        model.floor, model.unknown_from = floor, unknown
+        model.floor, model.unknown_from = floor, unknown  # floor None: the pipeline's own (UNSURE_FLOOR)
     rows = []
     t0 = time.time()
     for i, players, dealer, script in scripted_hands(n_hands, seed, rules):
@@ -265,7 +265,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rules", default="basic", choices=["basic", "classic", "solitaired", "rummy500"])
     ap.add_argument("--taught", default=None, help="model only: a taught deck profile to read with (as --deck)")
     ap.add_argument("--floor", type=float, default=None,
-                    help="model only: the pipeline also takes corners read from this score (settled by the vote)")
+                    help="model only: the pipeline also takes corners read from this score (settled by the vote; "
+                         "default: vision.pipeline.UNSURE_FLOOR, 0.2; 0.5 or more: only the confident ones)")
     ap.add_argument("--table", choices=["camera", "truthful"], default="camera",
                     help="camera: questions applied as the camera read them (as `track`); truthful: answered as the "
                          "players would, from the renderer's truth (taps counted)")

@@ -264,8 +264,13 @@ class Observer:
                 pid = self._next_id
                 self._next_id += 1
                 self._pending.append((pid, cand))
-                outs.append(self._emit({"event": dict(cand.event), "ok": True, "code": None,
-                                        "message": cand.reason, "proposed": True, "id": pid}))
+                out = {"event": dict(cand.event), "ok": True, "code": None, "message": cand.reason, "proposed": True,
+                       "id": pid}
+                if cand.region is not None:  # the part of the table to look at (a card the camera did not see)
+                    out["box"] = [round(float(v), 1) for v in cand.region]
+                if cand.renames:  # the cards as the camera named them (its picture of them)
+                    out["camera_cards"] = [a for a, _b in cand.renames]
+                outs.append(self._emit(out))
                 break
             out = self._apply(cand)
             if cand.confidence < self.min_confidence:
@@ -510,11 +515,15 @@ class Observer:
         plays = [self._complete(snap, c, known) for c in plays]
         plays.sort(key=lambda c: 0 if c.event["type"] == "meld" else 1)
         missed = None
-        if not plays and (new_discards or not self._face_down_last(snap, cur, player, plays)):
+        # the questions below guess what the camera did not see; offline (`track`, nobody to answer) only the
+        # surest is made: a discard picked up by the next player, who shows a whole new meld with it
+        guess = not self.auto_confirm
+        if not plays and (new_discards or not self._face_down_last(snap, cur, player, plays)) and (
+                guess or not new_discards):
             # the next player shows new cards: the current player's discard was picked up by them before it
             # was seen (and a new discard is theirs)
-            missed = self._missed_discard(player, new_groups, cur, known, snap.table_cards())
-        if (new_discards or missed is not None) and not lay_in_own_zone:
+            missed = self._missed_discard(player, new_groups, cur, known if guess else None, snap.table_cards())
+        if (new_discards or missed is not None) and not lay_in_own_zone and guess:
             # the turn is over, and two new cards lie together in the player's zone: a meld whose third card
             # the camera could not see; asked, with the card the rules allow proposed
             for _owner, new, _touched, box in _loose(new_groups, player):
@@ -697,8 +706,10 @@ class Observer:
             return None
         nxt = players[(players.index(player) + 1) % len(players)]
         drawn = [] if cur.get("phase") != Phase.DRAW else [{"type": "draw", "player": player, "from": "stock"}]
-        for _owner, new, _touched, box in _loose(new_groups, nxt):
-            if len(new) < 2 or any(map(_unknown, new)) or (len(new) < 3 and known is None):
+        guess = known is not None  # the players are there to answer a guess
+        theirs = _loose(new_groups, nxt) if guess else [g for g in new_groups if g[0] == nxt and not g[2]]
+        for _owner, new, _touched, box in theirs:
+            if len(new) < 2 or any(map(_unknown, new)) or (len(new) < 3 and not guess):
                 continue
             thirds = [()] if len(new) >= 3 else [
                 (t,) for t in ALL_CARDS if known[t] == 0 and t not in seen and t not in new]
@@ -710,7 +721,7 @@ class Observer:
                     continue
                 # asked at once: more looks at the table do not show a card that is gone (and the table moves on)
                 return _Candidate(seq[len(drawn)], 0.0, f"{player}'s discard was picked up before it was seen: {x}?",
-                                  (x,), region=box, ask=True)
+                                  (x,), region=box, ask=guess)
         return None
 
     def _legal(self, ev: dict) -> bool:

@@ -33,6 +33,10 @@ from vision.snapshot import SnapshotConfig, TableSnapshot, build_snapshot
 from vision.stability import SnapshotGate, StabilityConfig, Stabilizer
 from vision.types import CardDetection, Frame
 
+# the table pipeline also takes the corners the classifier names from this probability (with their second
+# choices): the vote over many looks and the rules settle them, the players are asked the rest (issue 12)
+UNSURE_FLOOR = 0.2
+
 log = logging.getLogger(__name__)
 
 
@@ -80,6 +84,9 @@ class TableTracker:
         # the trained detector's one-deck rule follows the match: two decks hold each card twice
         if isinstance(detector, CardDetector) and isinstance(self._decks, int):
             detector.decks = self._decks
+        # and the table takes its unsure reads too, settled over many looks (docs/PIPELINE.md)
+        if isinstance(detector, CardDetector) and detector.floor is None:
+            detector.floor = UNSURE_FLOOR
         self.detector = detector
         if self.gated is not None:
             self.gated.detector = detector
@@ -155,14 +162,15 @@ def annotate(img: np.ndarray, layout: Layout | None, mapper: FrameMapper | None,
 
 
 def crop_cards(img: np.ndarray, stable: list[CardDetection], cards: list[str], *, margin: float = 0.6,
-               max_side: int = 480, quality: int = 80) -> bytes | None:
+               max_side: int = 480, quality: int = 80, extra_boxes=()) -> bytes | None:
     """A JPEG of the part of the frame that holds `cards` (their stable boxes, with a margin of `margin` box
     sizes around, so the whole card shows and not only its index), at most `max_side` pixels; the whole frame
-    when none of them is found (an end of hand, a card no longer seen). None if the frame cannot be encoded."""
+    when none of them is found (an end of hand, a card no longer seen). `extra_boxes`: parts of the table the
+    picture must hold too (where a card the camera could not see lies). None if the frame cannot be encoded."""
     import cv2
 
     h, w = img.shape[:2]
-    boxes = [d.box for d in stable if d.card in set(cards)]
+    boxes = [d.box for d in stable if d.card in set(cards)] + [tuple(b) for b in extra_boxes]
     if boxes:
         x1, y1 = min(b[0] for b in boxes), min(b[1] for b in boxes)
         x2, y2 = max(b[2] for b in boxes), max(b[3] for b in boxes)
@@ -278,7 +286,9 @@ class Pipeline:
         t, frame = self._tracker, self._last_frame
         if t is None or frame is None or out.get("id") is None:
             return
-        jpeg = crop_cards(frame.image, t.last_stable, event_cards(out.get("event") or {}))
+        cards = event_cards(out.get("event") or {}) + list(out.get("camera_cards") or [])
+        box = out.get("box")
+        jpeg = crop_cards(frame.image, t.last_stable, cards, extra_boxes=[tuple(box)] if box else ())
         if jpeg is None:
             return
         with self._lock:
