@@ -461,7 +461,7 @@ UNKNOWN = "?"  # a card the localiser found and the classifier could not name
 
 
 def unknown_cards(corners: list[Corner], named: list[CardDetection], k: int = 3,
-                  min_evidence: float = 0.05) -> list[CardDetection]:
+                  min_evidence: float = 0.01) -> list[CardDetection]:
     """Corner indices found but not named (score: the localiser's) → cards named `UNKNOWN`, their classifier's
     best guesses as alternatives.  Left out: one whose guesses add up to under `min_evidence`, a corner inside a named card's box, or one that may be the other
     index of a named card (within pairing distance, and that name among its guesses).  Two such corners of

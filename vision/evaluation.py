@@ -173,7 +173,8 @@ def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white
              width: int = 1280, height: int = 720, surfaces: list[str] | None = None, verbose: bool = True,
              save_dir: Path | None = None, noise: dict | None = None, motion_gate: bool = True,
              rules: str = "basic", taught: str | None = None, conf: float | None = None,
-             floor: float | None = None, table: str = "camera", unknown: float | None = None) -> dict:
+             floor: float | None = None, table: str = "camera", unknown: float | None = None,
+             imgsz: int | None = None) -> dict:
     """Renders `n_hands` scripted hands of `rules` (the player counts of `scripted_hands`, several table
     surfaces, hands over the cards, a few blurred frames) with `deck`, tracks each like `track` does (with the
     motion gate unless `motion_gate` is False), and compares with the scripted logs. `taught`: a deck profile
@@ -188,7 +189,7 @@ def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white
     if detector == "model":
         from vision.detector import Detector
 
-        model = Detector(deck=taught, conf=conf)
+        model = Detector(deck=taught, conf=conf, imgsz=imgsz)
         model.floor, model.unknown_from = floor, unknown  # floor None: the pipeline's own (UNSURE_FLOOR)
     rows = []
     t0 = time.time()
@@ -273,12 +274,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--unknown", type=float, default=None,
                     help="model only, with --floor: corners the localiser finds from this score and the classifier "
                          "cannot name become cards for the players to name")
+    ap.add_argument("--imgsz", type=int, default=None, help="model only: the localiser's input size (default: the model's)")
     ap.add_argument("--conf", type=float, default=None, help="model only: the corner threshold (default: the model's)")
     a = ap.parse_args(argv)
     noise = {"dropout": a.dropout, "misread": a.misread, "jitter_px": a.jitter}
     res = evaluate(a.hands, a.detector, a.deck, a.seed, a.width, a.height,
                    save_dir=Path(a.save) if a.save else None, noise=noise, motion_gate=not a.no_motion_gate,
-                   rules=a.rules, taught=a.taught, conf=a.conf, floor=a.floor, table=a.table, unknown=a.unknown)
+                   rules=a.rules, taught=a.taught, conf=a.conf, floor=a.floor, table=a.table, unknown=a.unknown, imgsz=a.imgsz)
     print(json.dumps(res))
     return 0
 

@@ -33,8 +33,9 @@ from vision.snapshot import SnapshotConfig, TableSnapshot, build_snapshot
 from vision.stability import SnapshotGate, StabilityConfig, Stabilizer
 from vision.types import CardDetection, Frame
 
-# the table pipeline also takes the corners the classifier names from this probability (with their second
-# choices): the vote over many looks and the rules settle them, the players are asked the rest (issue 12)
+# the live table pipeline (players there to answer) also takes the corners the classifier names from this
+# probability (with their second choices): the vote over many looks and the rules settle them, the players are
+# asked the rest (issue 12)
 UNSURE_FLOOR = 0.2
 
 log = logging.getLogger(__name__)
@@ -53,6 +54,7 @@ class TableTracker:
                  calibrate_every: int = 15, motion_gate: bool | MotionConfig = True):
         self.layout = layout
         self._decks = (referee.public_state().get("options") or {}).get("decks")
+        self._auto_confirm = auto_confirm
         self.gated: GatedDetector | None = None
         self.set_detector(detector)
         self.stability = stability or StabilityConfig.for_fps(fps)
@@ -84,8 +86,9 @@ class TableTracker:
         # the trained detector's one-deck rule follows the match: two decks hold each card twice
         if isinstance(detector, CardDetector) and isinstance(self._decks, int):
             detector.decks = self._decks
-        # and the table takes its unsure reads too, settled over many looks (docs/PIPELINE.md)
-        if isinstance(detector, CardDetector) and detector.floor is None:
+        # with the players there to answer, the table takes the unsure reads too, settled over many looks and
+        # by the rules, the rest asked (docs/PIPELINE.md); offline (`track`, nobody answers) measured worse
+        if isinstance(detector, CardDetector) and detector.floor is None and not self._auto_confirm:
             detector.floor = UNSURE_FLOOR
         self.detector = detector
         if self.gated is not None:
