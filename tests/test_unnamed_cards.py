@@ -151,3 +151,17 @@ def test_the_picture_of_a_question_holds_the_part_of_the_table_where_a_card_was_
     wider = cv2.imdecode(np.frombuffer(crop_cards(img, seen, ["7H"], extra_boxes=[(600, 300, 700, 340)]), np.uint8),
                          cv2.IMREAD_COLOR)
     assert wider.shape[1] > alone.shape[1] and wider.shape[1] < 1280
+
+
+def test_the_live_table_takes_the_unsure_reads_and_offline_tracking_does_not():
+    from vision.detector import Detector
+    from vision.layout import Layout
+    from vision.pipeline import UNSURE_FLOOR, TableTracker
+    from vision.synth.recording import layout_dict
+
+    layout = Layout.from_dict(layout_dict(PLAYERS, 0.2, False))
+    live = TableTracker(layout, Match(MATCH), "Ana", Detector(), auto_confirm=False)
+    offline = TableTracker(layout, Match(MATCH), "Ana", Detector(), auto_confirm=True)
+    assert live.detector.floor == UNSURE_FLOOR and offline.detector.floor is None
+    frame = np.full((360, 640, 3), 90, np.uint8)
+    assert live.detector.detect(frame) == [] and offline.detector.detect(frame) == []  # an empty table
