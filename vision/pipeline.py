@@ -87,8 +87,10 @@ class TableTracker:
         if isinstance(detector, CardDetector) and isinstance(self._decks, int):
             detector.decks = self._decks
         # with the players there to answer, the table takes the unsure reads too, settled over many looks and
-        # by the rules, the rest asked (docs/PIPELINE.md); offline (`track`, nobody answers) measured worse
-        if isinstance(detector, CardDetector) and detector.floor is None and not self._auto_confirm:
+        # by the rules, the rest asked (docs/PIPELINE.md); measured worse offline (`track`, nobody answers) and
+        # with a taught deck (its classifier is surer of its wrong reads), so not there
+        if isinstance(detector, CardDetector) and detector.floor is None and not self._auto_confirm \
+                and detector.deck is None:
             detector.floor = UNSURE_FLOOR
         self.detector = detector
         if self.gated is not None:
