@@ -37,6 +37,7 @@ from vision.types import CardDetection, Frame
 # probability (with their second choices): the vote over many looks and the rules settle them, the players are
 # asked the rest (issue 12)
 UNSURE_FLOOR = 0.2
+TAUGHT_FLOOR = 0.5  # with a taught deck (whose own threshold is 0.7): 0.2 measured worse (docs/PIPELINE.md)
 
 log = logging.getLogger(__name__)
 
@@ -87,11 +88,10 @@ class TableTracker:
         if isinstance(detector, CardDetector) and isinstance(self._decks, int):
             detector.decks = self._decks
         # with the players there to answer, the table takes the unsure reads too, settled over many looks and
-        # by the rules, the rest asked (docs/PIPELINE.md); measured worse offline (`track`, nobody answers) and
-        # with a taught deck (its classifier is surer of its wrong reads), so not there
-        if isinstance(detector, CardDetector) and detector.floor is None and not self._auto_confirm \
-                and detector.deck is None:
-            detector.floor = UNSURE_FLOOR
+        # by the rules, the rest asked (docs/PIPELINE.md); measured worse offline (`track`, nobody answers), so
+        # not there; a taught deck's classifier is surer of its wrong reads: from TAUGHT_FLOOR
+        if isinstance(detector, CardDetector) and detector.floor is None and not self._auto_confirm:
+            detector.floor = UNSURE_FLOOR if detector.deck is None else TAUGHT_FLOOR
         self.detector = detector
         if self.gated is not None:
             self.gated.detector = detector
