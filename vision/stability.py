@@ -87,7 +87,7 @@ class _Track:
         top = w.get(best, 0.0)
         if top <= 0:
             return ()
-        ranked = sorted(((a, v / (top + v)) for a, v in w.items() if a != best and a != "BACK"),
+        ranked = sorted(((a, v / (top + v)) for a, v in w.items() if a not in (best, "BACK", UNKNOWN)),
                         key=lambda x: -x[1])
         return tuple((a, round(v, 4)) for a, v in ranked[:k] if v >= min_share)
 
