@@ -41,6 +41,7 @@ Outcomes are dicts: ``{"event": {...}, "ok": bool, "code": str|None, "message": 
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections import Counter
 from collections.abc import Callable
@@ -625,8 +626,6 @@ class Observer:
                         key=lambda i: options[i][0][1] if not _unknown(cards[i]) else -1.0)[:self.MAX_UNSURE]
         if not unsure or any(_unknown(cards[i]) for i in range(len(cards)) if i not in unsure):
             return cand
-        import itertools
-
         tried = []
         for combo in itertools.product(*(options[i][:60] for i in unsure)):
             names = list(cards)
