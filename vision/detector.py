@@ -55,7 +55,7 @@ from vision.geometry import center as _center
 from vision.geometry import distance as _dist
 from vision.geometry import size as _size
 from vision.geometry import union as _union
-from vision.types import CORNER_CLASSES, CardDetection
+from vision.types import CORNER_CLASSES, UNKNOWN, CardDetection
 
 # never download anything (weights, fonts, packages): set before ultralytics is imported
 os.environ["YOLO_OFFLINE"] = "true"
@@ -353,12 +353,18 @@ class Detector:
         frame_bgr = self._bgr(frame_bgr)
         if self.classifier is None:
             return self._impl.corners(frame_bgr, self.imgsz, self.conf if floor is None else floor)
+        return [c for c, _score in self._named_boxes(frame_bgr, floor)]
+
+    def _named_boxes(self, frame_bgr: np.ndarray, floor: float | None = None) -> list[tuple[Corner, float]]:
+        """The classifier's reading of the localiser's boxes (see `scored_candidates`), each with the
+        localiser's own score."""
         boxes = self._boxes(frame_bgr, min(self.conf, self.box_conf) if floor is None else floor)
         if not boxes:
             return []
         probs = self.classifier.probabilities(frame_bgr, [c[2] for c in boxes])
         k = probs.argmax(1)
-        return [(CLASSIFIER_CLASSES[int(i)], float(probs[j, i]), c[2], probs[j, :-1]) for j, (i, c) in enumerate(zip(k, boxes, strict=True))]
+        return [((CLASSIFIER_CLASSES[int(i)], float(probs[j, i]), c[2], probs[j, :-1]), float(c[1]))
+                for j, (i, c) in enumerate(zip(k, boxes, strict=True))]
 
     def _boxes(self, frame_bgr: np.ndarray, floor: float) -> list[Corner]:
         return sorted(self._impl.corners(frame_bgr, self.imgsz, floor), key=lambda c: -c[1])[:self.max_candidates]
@@ -402,19 +408,12 @@ class Detector:
         if self.unknown_from is None or self.classifier is None:
             corners = [c for c in self.scored_candidates(frame_bgr) if c[0] != "NONE" and c[1] >= lo]
             return with_alternatives(decode_cards(corners, lo, decks), corners)
-        frame_bgr = self._bgr(frame_bgr)
-        boxes = self._boxes(frame_bgr, min(self.conf, self.box_conf))
-        if not boxes:
-            return []
-        probs = self.classifier.probabilities(frame_bgr, [c[2] for c in boxes])
         named, unsure = [], []
-        for (_n, score, box, _p), pr in zip(boxes, probs, strict=True):
-            i = int(pr.argmax())
-            name, p = CLASSIFIER_CLASSES[i], float(pr[i])
+        for (name, p, box, pr), score in self._named_boxes(self._bgr(frame_bgr)):
             if name != "NONE" and p >= lo:
-                named.append((name, p, box, pr[:-1]))
+                named.append((name, p, box, pr))
             elif score >= self.unknown_from:
-                unsure.append((name, float(score), box, pr[:-1]))
+                unsure.append((name, score, box, pr))
         cards = with_alternatives(decode_cards(named, lo, decks), named)
         return cards + unknown_cards(unsure, cards)
 
@@ -434,17 +433,15 @@ def with_alternatives(cards: list[CardDetection], corners: list[Corner], k: int 
                       min_score: float = 0.05) -> list[CardDetection]:
     """The cards with their `alternatives`: the `k` best other names of their corners' per-class scores (the
     best corner's score for each name) from `min_score`.  Cards of corners without scores keep none."""
-    scores = {tuple(float(v) for v in b): pr for _n, _c, b, pr in corners if pr is not None}
+    scores = _corner_scores(corners)
     if not scores:
         return cards
     out = []
     for c in cards:
-        vecs = [scores.get(tuple(float(v) for v in b)) for b in c.corners]
-        vecs = [v for v in vecs if v is not None and len(v) == len(_CLASSES)]
-        if not vecs or c.card in UNLIMITED:
+        v = _card_scores(c, scores)
+        if v is None or c.card in UNLIMITED:
             out.append(c)
             continue
-        v = np.max(np.stack(vecs), 0)
         alts: dict[str, float] = {}
         for i in np.argsort(-v)[:k + 2]:
             name = _CLASSES[int(i)]
@@ -457,27 +454,38 @@ def with_alternatives(cards: list[CardDetection], corners: list[Corner], k: int 
     return out
 
 
-UNKNOWN = "?"  # a card the localiser found and the classifier could not name
+def _corner_scores(corners: list[Corner]) -> dict[tuple, np.ndarray]:
+    """Each corner's per-class scores, by its box."""
+    return {tuple(float(v) for v in b): pr for _n, _c, b, pr in corners if pr is not None}
+
+
+def _card_scores(card: CardDetection, scores: dict[tuple, np.ndarray]) -> np.ndarray | None:
+    """A card's score for each corner class: its best corner's (None when none of its corners has scores)."""
+    vecs = [scores.get(tuple(float(v) for v in b)) for b in card.corners]
+    vecs = [v for v in vecs if v is not None and len(v) == len(_CLASSES)]
+    return np.max(np.stack(vecs), 0) if vecs else None
 
 
 def unknown_cards(corners: list[Corner], named: list[CardDetection], k: int = 3,
                   min_evidence: float = 0.01) -> list[CardDetection]:
     """Corner indices found but not named (score: the localiser's) → cards named `UNKNOWN`, their classifier's
-    best guesses as alternatives.  Left out: one whose guesses add up to under `min_evidence`, a corner inside a named card's box, or one that may be the other
-    index of a named card (within pairing distance, and that name among its guesses).  Two such corners of
-    one card (the same best guess, within pairing distance) are one card."""
+    best guesses as alternatives.  Left out: one whose guesses add up to under `min_evidence`, a corner inside
+    a named card's box, or one that may be the other index of a named card (within pairing distance, and that
+    name among its guesses).  Two such corners of one card (the same best guess, within pairing distance) are
+    one card."""
     out: list[CardDetection] = []
     for _n, score, box, pr in corners:
         cx, cy = _center(box)
         if any(d.box[0] <= cx <= d.box[2] and d.box[1] <= cy <= d.box[3] for d in named):
             continue
-        guesses = [_CLASSES[int(i)] for i in np.argsort(-pr)[:k + 2] if _CLASSES[int(i)] not in UNLIMITED][:k]
-        if sum(float(pr[_CLASSES.index(g)]) for g in guesses) < min_evidence:
+        best = [int(i) for i in np.argsort(-pr)[:k + 2] if _CLASSES[int(i)] not in UNLIMITED][:k]
+        alts = tuple((_CLASSES[i], round(float(pr[i]), 4)) for i in best)
+        guesses = [g for g, _p in alts]
+        if sum(float(pr[i]) for i in best) < min_evidence:
             continue  # the classifier is sure it is no card's index (a back, the table's pattern)
         if any(d.card in guesses and min(_dist(box, b) for b in d.corners or (d.box,))
                <= PAIR_RATIO * (_size(box) + _size(d.box)) / 2 for d in named):
             continue
-        alts = tuple((g, round(float(pr[_CLASSES.index(g)]), 4)) for g in guesses)
         twin = next((j for j, u in enumerate(out) if u.alternatives[:1] == alts[:1] and len(u.corners) == 1
                      and _dist(box, u.box) <= PAIR_RATIO * (_size(box) + _size(u.box)) / 2), None)
         if twin is not None:
@@ -507,15 +515,14 @@ def resolve_decks(cards: list[CardDetection], corners: list[Corner], conf: float
     counts = Counter(c.card for c in cards)
     if not any(n > decks for name, n in counts.items() if name not in UNLIMITED):
         return cards  # the usual frame: nothing more to do
-    corner_scores = {tuple(float(v) for v in b): pr for _n, _c, b, pr in corners}
+    corner_scores = _corner_scores(corners)
     free = [c for c in cards if c.card in UNLIMITED]
     named = [c for c in cards if c.card not in UNLIMITED]
     eps = 1e-6
     rows = []
     for c in named:
-        vecs = [corner_scores.get(tuple(float(v) for v in b)) for b in c.corners]
-        vecs = [v for v in vecs if v is not None and len(v) == len(_CLASSES)]
-        v = np.max(np.stack(vecs), 0)[_COLS].astype(np.float64) if vecs else np.zeros(len(_COLS))
+        best = _card_scores(c, corner_scores)
+        v = best[_COLS].astype(np.float64) if best is not None else np.zeros(len(_COLS))
         j = _COL_INDEX.get(c.card)
         if j is not None:
             v[j] = max(v[j], c.confidence)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.observer import event_cards
 from vision.oracle import OracleDetector
 from vision.synth.recording import RecordingSpec, frames_of, layout_dict, spreads_pile
 from vision.synth.scripted_hands import scripted_hands
@@ -48,10 +49,6 @@ def compare_logs(inferred: list[str], expected: list[str]) -> dict:
     ra, rb = replay_lines(inferred), replay_lines(expected)
     same = ra["hands"] == rb["hands"] and ra["totals"] == rb["totals"]
     return {"inferred": len(a), "expected": len(b), "matched": tp, "same_result": same}
-
-
-def event_cards_of(ev: dict) -> list[str]:
-    return list(ev.get("cards") or []) + [ev[k] for k in ("card", "upcard") if isinstance(ev.get(k), str)]
 
 
 class TruthfulTable:
@@ -123,7 +120,7 @@ class TruthfulTable:
             return (e.get("type"), e.get("player"), tuple(sorted(e.get("cards") or [])), e.get("card"),
                     e.get("upcard"), bool(e.get("face_down")))
 
-        if ev.get("type") in ("draw", "end_hand", "call_rummy") or not event_cards_of(ev):
+        if ev.get("type") in ("draw", "end_hand", "call_rummy") or not event_cards(ev):
             return True
         k = key(ev)
         return any(key(e) == k for e in self.expected)
@@ -160,9 +157,8 @@ class TruthfulTable:
             out = self._correct(observer, q["id"], true)
             if out is not None and out.get("ok"):
                 self.corrected += 1
-                said = list(true.get("cards") or []) + [true[k] for k in ("card", "upcard") if k in true]
-                seen = list(ev.get("cards") or []) + [ev[k] for k in ("card", "upcard") if k in ev]
-                self.taps += 2 + sum(1 for c in said if c not in seen)
+                seen = event_cards(ev)
+                self.taps += 2 + sum(1 for c in event_cards(true) if c not in seen)
             else:
                 observer.reject(q["id"])
                 self.rejected += 1

@@ -50,9 +50,11 @@ from dataclasses import dataclass, replace
 from referee import Phase
 from referee.cards import ALL_CARDS
 from referee.options import DiscardDraw, Scoring
+from vision.geometry import union
 from vision.interfaces import Outcome, Referee
 from vision.layout import DISCARD
 from vision.snapshot import Group, TableSnapshot
+from vision.types import UNKNOWN
 
 
 def _physical(card: str) -> str:
@@ -60,11 +62,13 @@ def _physical(card: str) -> str:
     return card.split("=", 1)[0]
 
 
-UNKNOWN = "?"  # the stable card the camera found and could not name is "?" and its track's number ("?12")
-
-
 def _unknown(card: str) -> bool:
+    """A card the camera found and could not name: "?" and its track's number ("?12")."""
     return card.startswith(UNKNOWN)
+
+
+def _box_json(box) -> list[float]:
+    return [round(float(v), 1) for v in box]
 
 
 def _loose(new_groups: list, owner: str) -> list:
@@ -72,10 +76,7 @@ def _loose(new_groups: list, owner: str) -> list:
     as one (a meld whose middle card is not seen shows as two groups)."""
     mine = [(o, n, t, b) for o, n, t, b in new_groups if o == owner and not t]
     if len(mine) > 1:
-        boxes = [b for *_r, b in mine]
-        mine.append((owner, [c for _o, n, _t, _b in mine for c in n], set(),
-                     (min(b[0] for b in boxes), min(b[1] for b in boxes),
-                      max(b[2] for b in boxes), max(b[3] for b in boxes))))
+        mine.append((owner, [c for _o, n, _t, _b in mine for c in n], set(), union(b for *_r, b in mine)))
     return mine
 
 
@@ -130,7 +131,6 @@ class Observer:
         self._aliases: dict[str, str] = {}  # camera's name -> the players' name, for cards they corrected
         self._short_key, self._short_looks = None, 0  # a hand shown with cards missing, and how long
         self._joker_memo: dict = {}  # the legal declarations of a joker in a play (this turn's)
-        self._meld_sizes: dict[int, int] = {}  # meld id -> its cards (the referee's), from `_table_known`
         self.outcomes: list[Outcome] = []
 
     # ---- public API ------------------------------------------------------------------------------
@@ -163,7 +163,7 @@ class Observer:
     def pending(self) -> list[dict]:
         with self._lock:
             return [dict({"id": i, "event": dict(c.event), "reason": c.reason}, **({"missing": c.short} if c.short else {}),
-                         **({"box": [round(float(v), 1) for v in c.region]} if c.region is not None else {}))
+                         **({"box": _box_json(c.region)} if c.region is not None else {}))
                     for i, c in self._pending]
 
     def confirm(self, pid: int) -> Outcome | None:
@@ -268,7 +268,7 @@ class Observer:
                 out = {"event": dict(cand.event), "ok": True, "code": None, "message": cand.reason, "proposed": True,
                        "id": pid}
                 if cand.region is not None:  # the part of the table to look at (a card the camera did not see)
-                    out["box"] = [round(float(v), 1) for v in cand.region]
+                    out["box"] = _box_json(cand.region)
                 if cand.renames:  # the cards as the camera named them (its picture of them)
                     out["camera_cards"] = [a for a, _b in cand.renames]
                 outs.append(self._emit(out))
@@ -357,16 +357,16 @@ class Observer:
                           f"is {up} the upcard?", ())
 
     # -- after someone went out
-    def _table_known(self, cur: dict) -> tuple[Counter, dict[str, set[int]]]:
-        """The cards the referee has on the table (counted) and the melds each label is in."""
+    def _table_known(self, cur: dict) -> tuple[Counter, dict[str, set[int]], dict[int, int]]:
+        """The cards the referee has on the table (counted), the melds each label is in, and each meld's size."""
         known = Counter(_physical(c) for c in cur.get("discard") or [])
         meld_ids: dict[str, set[int]] = {}
-        self._meld_sizes = {m["id"]: len(m.get("cards", [])) for m in cur.get("melds") or []}
+        sizes = {m["id"]: len(m.get("cards", [])) for m in cur.get("melds") or []}
         for m in cur.get("melds") or []:
             for c in m.get("cards", []):
                 known[_physical(c)] += 1
                 meld_ids.setdefault(_physical(c), set()).add(m["id"])
-        return known, meld_ids
+        return known, meld_ids, sizes
 
     def _reveal_candidate(self, snap: TableSnapshot, cur: dict) -> _Candidate | None:
         counts = cur.get("hand_counts") or {}
@@ -407,12 +407,14 @@ class Observer:
             return _Candidate({"type": "reveal", "player": p, "cards": new}, conf, reason, tuple(new))
         return None
 
-    def _split(self, snap: TableSnapshot, known: Counter, meld_ids: dict[str, set[int]]):
-        """What on the table is new: (new discard-pile cards, [(zone owner, new cards, meld ids touched, the group's
-        box)] for the
-        groups holding new cards, in the snapshot's order). `known` counts the cards the referee already has on
-        the table (two of a card with two decks): each copy seen accounts for one, the pile first, then the
-        groups that hold the most known cards (a meld where it lies), so a second 7H in a new meld is new.
+    def _split(self, snap: TableSnapshot, known: Counter, meld_ids: dict[str, set[int]],
+               sizes: dict[int, int] | None = None):
+        """What on the table is new: (new discard-pile cards, [(zone owner, new cards, meld ids touched, the
+        group's box)] for the groups holding new cards, in the snapshot's order). `known` counts the cards the
+        referee already has on the table (two of a card with two decks): each copy seen accounts for one, the
+        pile first, then the groups that hold the most known cards (a meld where it lies), so a second 7H in a
+        new meld is new. `sizes` (meld id -> its cards) lets a card not named in a meld seen short count as one
+        of the meld's own.
         Cards set aside (refused, rejected) are neither."""
         pool = Counter(known)
         disputed = self._disputed
@@ -443,7 +445,7 @@ class Observer:
                     new.append(c)
             if touched and any(_unknown(c) for c in new):
                 # cards not named in a meld seen with fewer of its cards named than it holds: its own cards
-                missing = sum(self._meld_sizes.get(m, 0) for m in touched) - sum(
+                missing = sum((sizes or {}).get(m, 0) for m in touched) - sum(
                     1 for c in g.cards if meld_ids.get(c, set()) & touched)
                 for c in [c for c in new if _unknown(c)][:max(0, missing)]:
                     new.remove(c)
@@ -462,13 +464,13 @@ class Observer:
         if phase == Phase.DRAW and top is not None and top not in snap.discard:
             taken = self._taken_from_pile(pile, snap.discard)
         # the cards the referee has on the table; the top discard (or, deep, several) may have gone into a meld
-        known, meld_ids = self._table_known(cur)
+        known, meld_ids, sizes = self._table_known(cur)
         known -= Counter(taken)
 
         # where each player scores the cards they lay off (Rummy 500), those lie in the layer's own zone
         lay_in_own_zone = self._options.get("scoring") == Scoring.MELD_MINUS_HAND
-        # what the player put down: groups holding new cards (zone owner, new cards, meld ids touched)
-        new_discards, new_groups = self._split(snap, known, meld_ids)
+        # what the player put down: groups holding new cards (zone owner, new cards, meld ids touched, box)
+        new_discards, new_groups = self._split(snap, known, meld_ids, sizes)
 
         if phase == Phase.DRAW:
             key = (cur.get("number"), player, len(pile), len(melds))

@@ -20,9 +20,8 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from vision.geometry import Box, center, iou
-from vision.types import CardDetection
+from vision.types import UNKNOWN, CardDetection
 
-UNKNOWN = "?"  # a card found but not named (vision.detector.UNKNOWN)
 UNKNOWN_WEIGHT = 0.1  # what one look that could not name a card weighs against the names it guessed
 
 
@@ -68,11 +67,11 @@ class _Track:
                 w[a] = w.get(a, 0.0) + p
         return w
 
-    def label(self) -> tuple[str, float]:
+    def label(self, w: dict[str, float] | None = None) -> tuple[str, float]:
         """The winning label and its certainty: its weight against the runner-up's, best / (best + second).
         Scattered misreads barely lower it; a second label seen again and again (a real confusion, or another
-        card now lying there) does."""
-        w = self.weights()
+        card now lying there) does. `w`: the vote's `weights()`, when already counted."""
+        w = self.weights() if w is None else w
         if not w:
             return "", 0.0
         ranked = sorted(w.values(), reverse=True)
@@ -80,10 +79,11 @@ class _Track:
         second = ranked[1] if len(ranked) > 1 else 0.0
         return best, w[best] / (w[best] + second)
 
-    def alternatives(self, best: str, k: int = 3, min_share: float = 0.05) -> tuple[tuple[str, float], ...]:
+    def alternatives(self, best: str, w: dict[str, float] | None = None, k: int = 3,
+                     min_share: float = 0.05) -> tuple[tuple[str, float], ...]:
         """The other labels of the vote, best first, with their weight against the winner's (up to `k`, from
         `min_share`)."""
-        w = self.weights()
+        w = self.weights() if w is None else w
         top = w.get(best, 0.0)
         if top <= 0:
             return ()
@@ -182,16 +182,18 @@ class Stabilizer:
         appeared is the same card, moved (picked off the pile into a meld), and is dropped."""
         by: dict[str, list[tuple[tuple, _Track, float]]] = {}
         out: list[CardDetection] = []
-        unknown: list[_Track] = []
+        unknown: list[tuple[_Track, dict]] = []
+        weights: dict[int, dict[str, float]] = {}
         for t in self._tracks:
             if not t.present:
                 continue
-            lab, share = t.label()
+            w = weights[t.tid] = t.weights()
+            lab, share = t.label(w)
             if lab == "BACK":
                 out.append(CardDetection(lab, share, t.box))
                 continue
             if lab == UNKNOWN:
-                unknown.append(t)
+                unknown.append((t, w))
                 continue
             # a card moved: the place it is seen at now wins over the place it is remembered at; then the better
             # supported track
@@ -205,16 +207,15 @@ class Stabilizer:
                     break
                 if all(t.seen >= k.born and k.seen >= t.born for k in kept):
                     kept.append(t)
-                    out.append(CardDetection(lab, share, t.box, alternatives=t.alternatives(lab)))
+                    out.append(CardDetection(lab, share, t.box, alternatives=t.alternatives(lab, weights[t.tid])))
         named = [d.box for d in out if d.card != "BACK"]
-        for t in unknown:
+        for t, w in unknown:
             # a card not named: each one is a card of its own ("?" and the track's number), unless it lies on
             # a named card (that card's other index)
             cx, cy = center(t.box)
             if any((b[0] <= cx <= b[2] and b[1] <= cy <= b[3]) or iou(b, t.box) > 0.3 for b in named):
                 continue
-            _lab, share = t.label()
-            out.append(CardDetection(f"{UNKNOWN}{t.tid}", 0.0, t.box, alternatives=t.alternatives(UNKNOWN)))
+            out.append(CardDetection(f"{UNKNOWN}{t.tid}", 0.0, t.box, alternatives=t.alternatives(UNKNOWN, w)))
         return out
 
 

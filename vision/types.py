@@ -17,6 +17,11 @@ CORNER_CLASSES = (
 )
 
 
+# the name of a card the localiser found and the classifier could not name (the stabiliser numbers each one:
+# "?12"); off unless `vision.detector.Detector.unknown_from` is set
+UNKNOWN = "?"
+
+
 @dataclass
 class Frame:
     """One picture of a frame source (vision/capture.py)."""
