@@ -100,3 +100,38 @@ def test_cli_ok_and_table_output():
     r = run_cli(str(good))
     assert r.returncode == 0
     assert "rendered_wood.jpg (640x400)" in r.stdout
+
+
+def test_a_table_camera_is_read_at_its_own_resolution_up_to_the_table_size():
+    """The table pipeline reads a camera frame at its long side up to TABLE_IMGSZ (a table's card indices are a
+    few pixels at the model's own size); a photo, or a size the caller chose, at the model's size."""
+    from referee import Match
+    from vision.layout import Layout
+    from vision.pipeline import TABLE_IMGSZ, TableTracker
+    from vision.synth.recording import layout_dict
+
+    photo = Detector()
+    assert photo.table_imgsz is None and photo.input_size((720, 1280, 3)) == photo.imgsz
+    match = Match({"type": "match", "rules": "basic", "players": ["Ana", "Ben"]})
+    layout = Layout.from_dict(layout_dict(["Ana", "Ben"], 0.15, False))
+    table = TableTracker(layout, match, "Ana", Detector(), auto_confirm=True).detector
+    assert table.table_imgsz == TABLE_IMGSZ > table.imgsz
+    assert table.input_size((720, 1280, 3)) == TABLE_IMGSZ
+    assert table.input_size((360, 640, 3)) == 640  # its own size: not enlarged
+    assert table.input_size((200, 300, 3)) == table.imgsz  # never less than the model's size
+    chosen = TableTracker(layout, match, "Ana", Detector(imgsz=640), auto_confirm=True).detector
+    assert chosen.table_imgsz is None and chosen.input_size((720, 1280, 3)) == 640
+    # and the larger reading finds the corner indices of a rendered table's small fanned cards the model's own misses
+    from vision.geometry import iou
+    from vision.synth.scene import Placement, render
+
+    cards = ["7H", "8H", "9H", "10H", "JH", "KS", "QD", "2C", "5S", "6D"]
+    pl = [Placement(c, "proc-classic", (300 + 22 * i + (300 if i > 4 else 0), 360), 0.0, 108)
+          for i, c in enumerate(cards)]
+    img, labels = render(pl, np.full((720, 1280, 3), 60, np.uint8), np.random.default_rng(0), effects=False)
+
+    def found(det):
+        boxes = [b for _n, _s, b, _p in det.localise(img)]
+        return sum(any(iou(b, lab.box) >= 0.5 for b in boxes) for lab in labels)
+
+    assert found(table) >= len(labels) // 2 > found(photo)

@@ -40,7 +40,7 @@ class Source:
         time.sleep(0.02)
         self.i += 1
         img = np.full((H, W, 3), 90, np.uint8)
-        cv2.rectangle(img, (380, 160), (410, 200), (250, 250, 250), -1)  # a card on the pile, to be pictured
+        cv2.rectangle(img, (356, 156), (400, 212), (250, 250, 250), -1)  # a card on the pile, to be pictured
         return Frame(self.i, self.i / self.fps, img)
 
     def close(self):
@@ -48,7 +48,8 @@ class Source:
 
 
 class Unsure:
-    """The upcard 5C, then a second card on the pile read as KD and KS in turn (the camera's doubt)."""
+    """The upcard 5C, then a second card discarded on it (on top: a larger box, both indices seen) read as KD
+    and KS in turn (the camera's doubt)."""
 
     def __init__(self):
         self.second = False
@@ -60,7 +61,7 @@ class Unsure:
             self.n += 1
             out = [CardDetection("5C", 0.95, (340.0, 150.0, 372.0, 200.0))]
             if self.second:
-                out.append(CardDetection("KD" if self.n % 2 else "KS", 0.9, (380.0, 160.0, 410.0, 200.0)))
+                out.append(CardDetection("KD" if self.n % 2 else "KS", 0.9, (356.0, 156.0, 400.0, 212.0)))
             return out
 
 

@@ -16,7 +16,7 @@ from vision.interfaces import Detector, Referee
 from vision.layout import Layout
 from vision.motion import MotionConfig
 from vision.oracle import TruthDetector
-from vision.pipeline import Pipeline
+from vision.pipeline import TABLE_IMGSZ, Pipeline
 from vision.tracking import load_match
 
 log = logging.getLogger(__name__)
@@ -50,6 +50,7 @@ def demo_pipeline(referee: Referee | None = None, detector: str | Detector = "au
             from vision.detector import Detector
 
             model = Detector(deck=deck)
+            model.table_imgsz = TABLE_IMGSZ  # read as the table pipeline reads it (the self-check too)
         except Exception as e:  # no weights, no runtime, an unusable deck
             if kind == "model":
                 raise

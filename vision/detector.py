@@ -311,6 +311,7 @@ class Detector:
         self.backend = backend
         self.conf = DEFAULT_CONF if conf is None else float(conf)
         self.imgsz = DEFAULT_IMGSZ if imgsz is None else int(imgsz)
+        self.imgsz_given = imgsz is not None  # chosen by the caller: the table pipeline keeps it (`table_imgsz`)
         self._impl = _OnnxBackend(path) if backend == "onnx" else _TorchBackend(path)
         self.classifier = None
         if classifier == "auto":
@@ -366,8 +367,16 @@ class Detector:
         return [((CLASSIFIER_CLASSES[int(i)], float(probs[j, i]), c[2], probs[j, :-1]), float(c[1]))
                 for j, (i, c) in enumerate(zip(k, boxes, strict=True))]
 
+    def input_size(self, shape: tuple[int, ...]) -> int:
+        """The localiser's input size for a frame of this shape: `imgsz`, or with `table_imgsz` the frame's own
+        long side up to `table_imgsz` (never less than `imgsz`)."""
+        if self.table_imgsz is None:
+            return self.imgsz
+        return max(self.imgsz, min(int(self.table_imgsz), -(-max(shape[:2]) // 32) * 32))
+
     def _boxes(self, frame_bgr: np.ndarray, floor: float) -> list[Corner]:
-        return sorted(self._impl.corners(frame_bgr, self.imgsz, floor), key=lambda c: -c[1])[:self.max_candidates]
+        return sorted(self._impl.corners(frame_bgr, self.input_size(frame_bgr.shape), floor),
+                      key=lambda c: -c[1])[:self.max_candidates]
 
     def localise(self, frame_bgr: np.ndarray, floor: float | None = None) -> list[Corner]:
         """The localiser's own boxes from score `floor` (default `box_conf`), best first, at most
@@ -395,6 +404,9 @@ class Detector:
     # and, with a floor, the corner indices the localiser finds from this score that the classifier cannot name:
     # cards named "?" (their alternatives the classifier's best guesses), for the players to name (None: not)
     unknown_from: float | None = None
+    # the table pipeline reads a camera's frames at up to this input size (their long side), not `imgsz`: a
+    # whole table's cards are small in the frame, their indices a few pixels at 512 (vision.pipeline.TABLE_IMGSZ)
+    table_imgsz: int | None = None
 
     def detect(self, frame_bgr: np.ndarray, decks: int | None | str = "table") -> list[CardDetection]:
         """One CardDetection per physical card (see `merge_corners`), the same card at most `decks` times

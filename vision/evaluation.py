@@ -170,11 +170,12 @@ def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white
              save_dir: Path | None = None, noise: dict | None = None, motion_gate: bool = True,
              rules: str = "basic", taught: str | None = None, conf: float | None = None,
              floor: float | None = None, table: str = "camera", unknown: float | None = None,
-             imgsz: int | None = None) -> dict:
+             imgsz: int | None = None, only: set[int] | None = None) -> dict:
     """Renders `n_hands` scripted hands of `rules` (the player counts of `scripted_hands`, several table
     surfaces, hands over the cards, a few blurred frames) with `deck`, tracks each like `track` does (with the
     motion gate unless `motion_gate` is False), and compares with the scripted logs. `taught`: a deck profile
-    (`rummy-referee enrol`) the model reads with, as `--deck` does."""
+    (`rummy-referee enrol`) the model reads with, as `--deck` does.  `only`: the hand numbers to run (the others
+    skipped; each hand is the same with or without the others)."""
     import time
 
     from referee import Match
@@ -190,6 +191,8 @@ def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white
     rows = []
     t0 = time.time()
     for i, players, dealer, script in scripted_hands(n_hands, seed, rules):
+        if only is not None and i not in only:
+            continue
         spec = RecordingSpec(width=width, height=height, deck=deck, surface=surfaces[i % len(surfaces)])
         rng = np.random.default_rng(seed * 7 + i)
         layout = Layout.from_dict(layout_dict(players, spec.card_height, spreads_pile(script.match)))
@@ -272,11 +275,13 @@ def main(argv: list[str] | None = None) -> int:
                          "cannot name become cards for the players to name")
     ap.add_argument("--imgsz", type=int, default=None, help="model only: the localiser's input size (default: the model's)")
     ap.add_argument("--conf", type=float, default=None, help="model only: the corner threshold (default: the model's)")
+    ap.add_argument("--only", default=None, help="run only these hands (numbers, comma-separated; for debugging)")
     a = ap.parse_args(argv)
     noise = {"dropout": a.dropout, "misread": a.misread, "jitter_px": a.jitter}
     res = evaluate(a.hands, a.detector, a.deck, a.seed, a.width, a.height,
                    save_dir=Path(a.save) if a.save else None, noise=noise, motion_gate=not a.no_motion_gate,
-                   rules=a.rules, taught=a.taught, conf=a.conf, floor=a.floor, table=a.table, unknown=a.unknown, imgsz=a.imgsz)
+                   rules=a.rules, taught=a.taught, conf=a.conf, floor=a.floor, table=a.table, unknown=a.unknown, imgsz=a.imgsz,
+                   only={int(x) for x in a.only.split(",")} if a.only else None)
     print(json.dumps(res))
     return 0
 

@@ -38,6 +38,10 @@ from vision.types import CardDetection, Frame
 # asked the rest (issue 12)
 UNSURE_FLOOR = 0.2
 TAUGHT_FLOOR = 0.5  # with a taught deck (whose own threshold is 0.7): 0.2 measured worse (docs/PIPELINE.md)
+# the localiser's input size for a camera's frames (their long side, at most this), unless the detector was given
+# one: a table seen whole puts a card's index at 7-8 pixels at the model's 512, and 800 found 91 % of the indices
+# the 512 reading found 68 % of, on rendered 1280x720 tables (docs/PIPELINE.md)
+TABLE_IMGSZ = 800
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +96,8 @@ class TableTracker:
         # not there; a taught deck's classifier is surer of its wrong reads: from TAUGHT_FLOOR
         if isinstance(detector, CardDetector) and detector.floor is None and not self._auto_confirm:
             detector.floor = UNSURE_FLOOR if detector.deck is None else TAUGHT_FLOOR
+        if isinstance(detector, CardDetector) and detector.table_imgsz is None and not detector.imgsz_given:
+            detector.table_imgsz = TABLE_IMGSZ
         self.detector = detector
         if self.gated is not None:
             self.gated.detector = detector
