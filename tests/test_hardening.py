@@ -10,6 +10,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -136,6 +137,35 @@ def test_idle_connections_do_not_stop_the_server(tmp_path):
         finally:
             for s in idle:
                 s.close()
+
+
+def test_stopping_the_server_ends_the_open_live_streams(tmp_path):
+    """A screen following a match holds a stream (and a worker thread) open; stopping the server ends it,
+    so `serve` stops at once on Ctrl-C rather than when the last tablet goes away."""
+    from web_ui.server import make_server
+
+    app = create_app({"DATABASE": str(tmp_path / "stop.db")})
+    srv = make_server(app, "127.0.0.1", 0)
+    t = threading.Thread(target=srv.run, daemon=True)
+    t.start()
+    try:
+        c = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10)
+        c.request("POST", "/api/matches", body=json.dumps({"type": "match", "rules": "basic",
+                                                           "players": ["Ana", "Ben"]}),
+                  headers={"Content-Type": "application/json"})
+        mid = json.loads(c.getresponse().read())["id"]
+        s = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10)
+        s.request("GET", f"/api/matches/{mid}/stream")
+        r = s.getresponse()
+        assert r.status == 200
+        assert b"event: state" in r.read1(65536)
+    finally:
+        srv.close()
+    t.join(10)
+    assert not t.is_alive(), "the server kept running behind an open live stream"
+    r.read()  # returns: the stream has ended (it would time out, still open, otherwise)
+    assert app.extensions["rummy_hub"].count() == 0
+    app.extensions["rummy_store"].close()
 
 
 # ---- 4. bodies that parse but used to crash ----------------------------------------------------------

@@ -5,18 +5,31 @@ from __future__ import annotations
 import queue
 import threading
 
+CLOSED = b""  # queued to every stream when the server stops: the stream ends instead of waiting for a change
+
 
 class Hub:
     def __init__(self, max_queue: int = 256):
         self._subs: dict[str, set[queue.Queue]] = {}
         self._lock = threading.Lock()
         self._max = max_queue
+        self.closed = False
 
     def subscribe(self, mid: str) -> queue.Queue:
         q: queue.Queue = queue.Queue(maxsize=self._max)
         with self._lock:
             self._subs.setdefault(mid, set()).add(q)
+            if self.closed:
+                q.put_nowait(CLOSED)
         return q
+
+    def close(self) -> None:
+        """The server is stopping: every open stream ends now (its screen reconnects to the next server)."""
+        with self._lock:
+            self.closed = True
+            subs = [q for s in self._subs.values() for q in s]
+        for q in subs:
+            _put_newest(q, CLOSED)
 
     def unsubscribe(self, mid: str, q: queue.Queue) -> None:
         with self._lock:
@@ -40,17 +53,21 @@ class Hub:
         with self._lock:
             subs = list(self._subs.get(mid, ()))
         for q in subs:
-            try:
-                q.put_nowait(message)
-            except queue.Full:
-                try:
-                    q.get_nowait()
-                except queue.Empty:
-                    pass
-                try:
-                    q.put_nowait(message)
-                except queue.Full:
-                    pass
+            _put_newest(q, message)
+
+
+def _put_newest(q: queue.Queue, message: bytes) -> None:
+    try:
+        q.put_nowait(message)
+    except queue.Full:
+        try:
+            q.get_nowait()
+        except queue.Empty:
+            pass
+        try:
+            q.put_nowait(message)
+        except queue.Full:
+            pass
 
 
 class StreamSlots:

@@ -20,6 +20,8 @@ import logging
 import resource
 from dataclasses import dataclass
 
+from .services import HUB
+
 log = logging.getLogger(__name__)
 
 
@@ -63,6 +65,7 @@ class Server:
             max_request_header_size=lim.max_request_header_size, max_request_body_size=body,
             ident="rummy-referee", expose_tracebacks=False, asyncore_use_poll=True, clear_untrusted_proxy_headers=True,
         )
+        self.app = app
         self.host = host
         self.port = int(self._server.effective_port)
 
@@ -70,6 +73,18 @@ class Server:
         self._server.run()
 
     def close(self) -> None:
+        """Stop listening, end the live streams (each holds a worker thread) and close every open connection,
+        so that `run` returns at once rather than when the last screen goes away."""
+        hub = self.app.extensions.get(HUB)
+        if hub is not None:
+            hub.close()
+        for channel in list(self._server._map.values()):
+            if hasattr(channel, "will_close") and channel is not self._server:
+                channel.will_close = True  # the server's loop closes it once what it was sending has gone
+        try:
+            self._server.pull_trigger()
+        except Exception:  # closed already
+            log.debug("waking the server", exc_info=True)
         try:
             self._server.close()
         except Exception:  # closing twice, or while the loop ends

@@ -8,6 +8,7 @@ import time
 from flask import Blueprint, Response, abort, current_app, jsonify
 from flask_babel import gettext
 
+from .hub import CLOSED
 from .live import screen_state, sse_message
 from .services import get_hub, get_matches, get_store, get_stream_slots
 from .store import NotFound
@@ -49,8 +50,12 @@ def match_stream(mid):
             try:
                 msg = q.get(timeout=keepalive)
             except queue.Empty:
+                if hub.closed:
+                    return
                 yield b": keep-alive\n\n"
                 continue
+            if msg == CLOSED:
+                return
             yield msg
 
     def done():  # called when the response is closed, whether or not it was ever read
@@ -68,6 +73,7 @@ def camera_mjpeg():
     live = get_matches()
     if live.pipeline is None:
         return jsonify(ok=False, code="no_camera", message=gettext("No camera is connected.")), 503
+    hub = get_hub()
     slots = get_stream_slots()
     if not slots.take(current_app.config.get("MAX_STREAMS")):
         return _busy()
@@ -75,7 +81,7 @@ def camera_mjpeg():
     def gen():
         last = None
         idle = 0.0
-        while True:
+        while not hub.closed:
             jpeg = live.latest_jpeg()
             if jpeg and jpeg is not last:
                 last = jpeg
