@@ -84,3 +84,25 @@ def test_config_scales_with_frame_rate():
     c = StabilityConfig.for_fps(5)
     assert c.appear_hits < StabilityConfig().appear_hits or c.appear_hits == 2
     assert StabilityConfig.for_fps(30).vanish_misses == 24
+
+
+def test_a_card_seen_by_one_index_then_by_both_is_one_card():
+    """The upcard read by both its indices (the card's box) in some looks and by its top-left index alone in
+    others, named 5D and 6D by turns: one card whose name is voted on, never two cards on the pile (which the
+    deal, a lone upcard, would never see)."""
+    tl, br = (536, 230, 550, 249), (577, 289, 592, 311)
+    whole = CardDetection("5D", 0.55, (536, 230, 592, 311), corners=(tl, br), alternatives=(("6D", 0.45),))
+    one = CardDetection("6D", 0.8, tl, corners=(tl,), alternatives=(("5D", 0.2),))
+    s = Stabilizer(StabilityConfig())
+    out = run(s, [[whole]] * 4 + [[one]] * 4 + [[whole]] * 2)
+    assert len(out) == 1 and out[0].card in ("5D", "6D")
+    assert {a for a, _ in out[0].alternatives} & {"5D", "6D"}  # and it is unsure: the other name travels
+
+
+def test_fanned_cards_whose_indices_lie_apart_stay_two_cards():
+    """A fan: the second card's index lies inside the first card's box, but at another place than either
+    of the first card's indices: two cards."""
+    first = CardDetection("5D", 0.9, (100, 100, 156, 181), corners=((100, 100, 114, 119), (142, 162, 156, 181)))
+    second = CardDetection("6D", 0.9, (118, 100, 132, 119), corners=((118, 100, 132, 119),))
+    s = Stabilizer(StabilityConfig())
+    assert labels(run(s, [[first, second]] * 4)) == ["5D", "6D"]

@@ -246,6 +246,56 @@ def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white
             "seconds": round(time.time() - t0, 1)}
 
 
+def evaluate_demo(table: str = "truthful", taught: str | None = None, verbose: bool = True) -> dict:
+    """The bundled demo recording (vision/data/demo) read by the shipped model as the dashboard's demo reads
+    it, compared with its scripted log; `table` "truthful": the questions answered as the players would, from
+    the recording's per-frame truth (each card's box), as `evaluate` does; "camera": applied as read."""
+    import time
+
+    import cv2
+
+    from referee import Match
+    from vision.demo import DEMO_DIR
+    from vision.detector import Detector
+    from vision.layout import Layout
+    from vision.pipeline import TableTracker
+    from vision.tracking import load_match
+    from vision.types import Frame
+
+    t0 = time.time()
+    layout = Layout.load(DEMO_DIR / "layout.json")
+    setup, dealer = load_match(DEMO_DIR / "match.json")
+    fps = float(json.loads((DEMO_DIR / "recording.json").read_text(encoding="utf-8")).get("fps", 5.0))
+    expected = (DEMO_DIR / "expected.jsonl").read_text(encoding="utf-8").splitlines()
+    truths = [json.loads(x) for x in (DEMO_DIR / "truth.jsonl").read_text(encoding="utf-8").splitlines()]
+    players_answer = table == "truthful"
+    tracker = TableTracker(layout, Match(setup), dealer, Detector(deck=taught), fps=fps,
+                           auto_confirm=not players_answer)
+    answers = TruthfulTable([json.loads(x) for x in expected[1:]]) if players_answer else None
+    frames = sorted((DEMO_DIR / "frames").glob("*.jpg"))
+    for i, path in enumerate(frames):
+        img = cv2.imread(str(path))
+        if img is None:
+            continue
+        tracker.process(Frame(i, i / fps, img))
+        if answers is not None and tracker.observer.pending():
+            truth = [(c, tuple(b), ()) for c, b in truths[i]] if i < len(truths) else []
+            answers.answer(tracker.observer, tracker.last_stable, truth)
+    inferred = [expected[0]] + [json.dumps(e) for e in tracker.referee.events]
+    row = compare_logs(inferred, expected)
+    n_inf, n_exp, tp = row["inferred"], row["expected"], row["matched"]
+    row.update(demo=str(DEMO_DIR), frames=len(frames), table=table, taught=taught,
+               precision=round(tp / n_inf, 4) if n_inf else 0.0, recall=round(tp / n_exp, 4) if n_exp else 0.0,
+               seconds=round(time.time() - t0, 1))
+    if answers is not None:
+        row.update(questions=answers.questions, confirmed=answers.confirmed, corrected=answers.corrected,
+                   rejected=answers.rejected, taps=answers.taps)
+    if verbose:
+        for line in inferred[1:]:
+            print(line)
+    return row
+
+
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
@@ -276,7 +326,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--imgsz", type=int, default=None, help="model only: the localiser's input size (default: the model's)")
     ap.add_argument("--conf", type=float, default=None, help="model only: the corner threshold (default: the model's)")
     ap.add_argument("--only", default=None, help="run only these hands (numbers, comma-separated; for debugging)")
+    ap.add_argument("--demo", action="store_true",
+                    help="the bundled demo recording read by the shipped model (with --table and --taught)")
     a = ap.parse_args(argv)
+    if a.demo:
+        print(json.dumps(evaluate_demo(a.table, a.taught)))
+        return 0
     noise = {"dropout": a.dropout, "misread": a.misread, "jitter_px": a.jitter}
     res = evaluate(a.hands, a.detector, a.deck, a.seed, a.width, a.height,
                    save_dir=Path(a.save) if a.save else None, noise=noise, motion_gate=not a.no_motion_gate,

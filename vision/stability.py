@@ -2,7 +2,7 @@
 
 Two small stages:
 
-- `Stabilizer`: per-card tracks keyed by position. A track is *present* once it was seen in `appear_hits`
+- `Stabilizer`: per-card tracks keyed by position (the box, or one corner index seen again). A track is *present* once it was seen in `appear_hits`
   of the last `window` frames, and stays present until it was missed `vanish_misses` frames in a row
   (inertia: a hand reaching across or a shadow does not remove a card). Its identity is a
   confidence-weighted vote over the last `vote_window` sightings, so one misread frame changes nothing;
@@ -56,6 +56,7 @@ class _Track:
     present: bool = False
     born: int = 0  # the frame it was first seen in
     seen: int = 0  # the frame it was last seen in
+    corners: tuple = ()  # the corner indices it was last seen by (a detector that gives them)
 
     def weights(self) -> dict[str, float]:
         """Each label's weight in the vote: the confidences of the looks that read it, plus the scores it had
@@ -92,6 +93,19 @@ class _Track:
         return tuple((a, round(v, 4)) for a, v in ranked[:k] if v >= min_share)
 
 
+def corner_overlap(a, b) -> float:
+    """The best overlap between one corner index of `a` and one of `b`: a card seen by both its indices in one
+    look and by one of them in the next (a hand over the other) is still one card, although its box shrank
+    from the whole card to one index.  Used for the track's own name, or a name it is confused with."""
+    return max((iou(x, y) for x in a for y in b), default=0.0)
+
+
+def _confused(t: _Track, label: str, d: CardDetection) -> bool:
+    """Whether `d` and the track may be one card read two ways: one's name is among the other's second choices
+    (a new discard laid on the pile, index on index, is another card: its name is not among them)."""
+    return any(a == label for a, _ in d.alternatives) or any(a == d.card for _, _, alts in t.votes for a, _ in alts)
+
+
 class Stabilizer:
     """Feed one frame's detections with `update`; get the cards that are stably on the table."""
 
@@ -113,8 +127,10 @@ class Stabilizer:
         pairs = []
         for ti, t in enumerate(self._tracks):
             for di, d in enumerate(dets):
-                o = iou(t.box, d.box)
                 same = d.card == labels[ti]
+                o = iou(t.box, d.box)
+                if o < cfg.other_label_iou and (same or _confused(t, labels[ti], d)):
+                    o = max(o, corner_overlap(t.corners, d.corners))
                 if (same and o >= cfg.same_label_iou) or o >= cfg.other_label_iou:
                     pairs.append((0 if same else 1, -o, ti, di))
         pairs.sort()
@@ -126,6 +142,7 @@ class Stabilizer:
             used_d.add(di)
             t, d = self._tracks[ti], dets[di]
             t.seen = self._frame
+            t.corners = tuple(d.corners)
             if d.card == UNKNOWN and labels[ti] not in (UNKNOWN, ""):
                 # a card named before whose index is now hard to read (covered, in a shadow): still there, and
                 # it keeps the name it was read by
@@ -158,7 +175,7 @@ class Stabilizer:
             keep.append(t)
         for di, d in enumerate(dets):
             if di not in used_d:
-                t = _Track(self._next, d.box, born=self._frame, seen=self._frame)
+                t = _Track(self._next, d.box, born=self._frame, seen=self._frame, corners=tuple(d.corners))
                 self._next += 1
                 t.votes.append((d.card, float(d.confidence), d.alternatives))
                 self._hit(t, True)
