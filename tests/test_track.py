@@ -183,3 +183,69 @@ def test_pipeline_processes_each_frame_once_and_survives_a_failing_detector(tmp_
         pipe.stop()
     assert det.calls == 4 and pipe.processed == 3
     assert pipe.latest_jpeg()[:2] == b"\xff\xd8"
+
+
+def test_the_demo_recording_waits_while_a_question_does():
+    """A question on the dashboard holds the demo's picture (players stop to answer): the same frame comes
+    again, its clock running on, and the recording goes on from the next frame once it is answered."""
+    from vision.demo import WaitingRecording
+
+    asked = {"now": False}
+    rec = WaitingRecording(DEMO_DIR / "frames", 5.0, None, lambda: asked["now"])
+    rec.open()
+    a, b = rec.read(), rec.read()
+    assert (a.index, b.index) == (0, 1)
+    asked["now"] = True
+    held = [rec.read() for _ in range(3)]
+    assert [f.index for f in held] == [1, 1, 1]
+    assert all(f.image is b.image for f in held)
+    assert [round(f.t, 2) for f in held] == [0.4, 0.6, 0.8]  # the clock runs on
+    asked["now"] = False
+    c = rec.read()
+    assert c.index == 2 and c.t > held[-1].t
+
+
+def test_the_live_demo_holds_its_question_until_the_table_answers(oracle):
+    """Nobody answers: the demo does not play past its first question (the moves after it would be lost);
+    once it is answered the hand goes on."""
+    from vision.demo import demo_pipeline
+
+    oracle.rng = np.random.default_rng(1)
+    pipe, _setup, _dealer = demo_pipeline(detector=oracle, loop=False, fps=25)
+    pipe._min_conf = 1.01  # every event asked
+    seen = []
+    pipe.on_event(seen.append)
+    pipe.start()
+    try:
+        end = time.monotonic() + 30
+        while time.monotonic() < end and not pipe.pending():
+            time.sleep(0.05)
+        first = pipe.pending()
+        assert first, "the demo asked nothing"
+        at = pipe.capture.latest()[1].index
+        time.sleep(1.5)  # 37 frames at 25 frames/s: the recording would have moved on
+        assert pipe.capture.latest()[1].index == at and pipe.camera_state() == "live"
+        pipe.confirm(first[0]["id"])
+        end = time.monotonic() + 10
+        while time.monotonic() < end and pipe.capture.latest()[1].index == at:
+            time.sleep(0.05)
+        assert pipe.capture.latest()[1].index > at
+    finally:
+        pipe.stop()
+    assert any(o["ok"] and not o["proposed"] for o in seen)
+
+
+def test_the_demo_plays_the_shipped_model():
+    """`serve --demo` plays the recording through the shipped model (read at the table's size), not its answer
+    key: the model reads at least half the cards of the demo's busiest frames (its self-check)."""
+    from vision.demo import _demo_recall, demo_pipeline
+    from vision.detector import Detector, default_weights_path
+    from vision.pipeline import TABLE_IMGSZ
+
+    if not default_weights_path().exists():
+        pytest.skip("no shipped model weights")
+    pipe, _setup, _dealer = demo_pipeline(detector="auto", loop=False)
+    assert pipe.detector_kind == "model"
+    model = Detector()
+    model.table_imgsz = TABLE_IMGSZ
+    assert _demo_recall(model) >= 0.5

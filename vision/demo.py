@@ -13,6 +13,7 @@ from pathlib import Path
 
 from vision.capture import FolderSource
 from vision.interfaces import Detector, Referee
+from vision.types import Frame
 from vision.layout import Layout
 from vision.motion import MotionConfig
 from vision.oracle import TruthDetector
@@ -24,9 +25,32 @@ log = logging.getLogger(__name__)
 DEMO_DIR = Path(__file__).resolve().parent / "data" / "demo"
 
 
+class WaitingRecording(FolderSource):
+    """The demo's frames, held on the last one while `waiting()` says the camera has asked the table something:
+    at a real table the players stop to answer; a recording would play on and the moves made meanwhile would
+    be lost to the question (nothing after it is derived until it is settled).  While it waits the frame is
+    given again at the recording's rate (a camera looking at a still table: its clock runs on)."""
+
+    def __init__(self, folder, fps: float, play_fps: float | None, waiting) -> None:
+        super().__init__(folder, fps=fps, play_fps=play_fps)
+        self.waiting = waiting
+        self._last: Frame | None = None
+        self._held = 0
+
+    def read(self) -> Frame | None:
+        if self._last is not None and self.waiting():
+            self._held += 1
+            return Frame(self._last.index, self._last.t + self._held / self.fps, self._last.image)
+        f = super().read()
+        if f is not None:
+            self._last = f
+            f = Frame(f.index, f.t + self._held / self.fps, f.image)
+        return f
+
+
 def demo_pipeline(referee: Referee | None = None, detector: str | Detector = "auto", loop: bool = True,
                   fps: float | None = None, motion_gate: bool | MotionConfig = True,
-                  deck: str | None = None) -> tuple[Pipeline, dict, str]:
+                  deck: str | None = None, wait_for_answers: bool = True) -> tuple[Pipeline, dict, str]:
     """The bundled demo recording (vision/data/demo) played as a live camera.
 
     `fps`: the playback rate (default: the recording's own).
@@ -35,6 +59,8 @@ def demo_pipeline(referee: Referee | None = None, detector: str | Detector = "au
     few demo frames, else the oracle, with a warning in the log), or an object with `detect`.
     `pipeline.detector_kind` tells which one plays. `referee`: the match the events go to (default: a new `referee.Match` of the demo's match).
     `motion_gate`: as `Pipeline`'s.  `deck`: a taught deck the model reads with (vision/enrol/profile.py).
+    `wait_for_answers`: the recording holds its frame while a question waits on the dashboard (as players
+    stop to answer), so no move is lost to it (`WaitingRecording`).
     Returns (pipeline, match setup, first dealer)."""
     layout = Layout.load(DEMO_DIR / "layout.json")
     setup, dealer = load_match(DEMO_DIR / "match.json")
@@ -67,9 +93,15 @@ def demo_pipeline(referee: Referee | None = None, detector: str | Detector = "au
         detector = TruthDetector(DEMO_DIR)
     # stability windows count frames of the recording, whatever speed it is played at
     rec_fps = float(info.get("fps", 5.0))
-    pipe = Pipeline(lambda: FolderSource(DEMO_DIR / "frames", fps=rec_fps, play_fps=rate), layout, referee, dealer,
+    holder: list[Pipeline] = []
+
+    def waiting() -> bool:  # a question on the dashboard: the recording waits for the answer
+        return wait_for_answers and bool(holder) and bool(holder[0].pending())
+
+    pipe = Pipeline(lambda: WaitingRecording(DEMO_DIR / "frames", rec_fps, rate, waiting), layout, referee, dealer,
                     detector=detector, fps=rec_fps, loop=loop, motion_gate=motion_gate,
                     detector_kind=kind, deck=deck)  # kind: "model", "oracle" or "given", for the dashboard to say
+    holder.append(pipe)
     return pipe, setup, dealer
 
 
