@@ -13,12 +13,12 @@ from pathlib import Path
 
 from vision.capture import FolderSource
 from vision.interfaces import Detector, Referee
-from vision.types import Frame
 from vision.layout import Layout
 from vision.motion import MotionConfig
 from vision.oracle import TruthDetector
 from vision.pipeline import TABLE_IMGSZ, Pipeline
 from vision.tracking import load_match
+from vision.types import Frame
 
 log = logging.getLogger(__name__)
 
