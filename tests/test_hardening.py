@@ -163,7 +163,10 @@ def test_stopping_the_server_ends_the_open_live_streams(tmp_path):
         srv.close()
     t.join(10)
     assert not t.is_alive(), "the server kept running behind an open live stream"
-    r.read()  # returns: the stream has ended (it would time out, still open, otherwise)
+    try:
+        r.read()  # returns: the stream has ended (it would time out, still open, otherwise)
+    except http.client.IncompleteRead:
+        pass  # the connection closed before the stream's last chunk: ended too
     assert app.extensions["rummy_hub"].count() == 0
     app.extensions["rummy_store"].close()
 
