@@ -201,10 +201,11 @@ def test_a_discard_picked_up_before_it_was_seen_is_proposed():
         {"type": "meld", "player": "Cleo", "cards": ["KD", "KH", "KS"]}]
 
 
-def test_a_pile_card_misread_under_the_top_is_no_discard_and_keeps_the_referees_name():
+def test_a_pile_card_misread_under_the_top_is_no_discard():
     """Hand 6 of the model's evaluation: the KH under a new JH read as JD.  A discard lies on top, so the JD is
-    not Ben's discard (it would put every later discard one turn late); it is the referee's KH while it lies
-    there, so Ben taking the JH off the pile is seen."""
+    not Ben's discard (it would put every later discard one turn late), and nothing is asked about it.
+    (Reading it by the referee's name while it lies there was tried, `_pile_renamed` in stop 23, and measured
+    worse on the eight hands: docs/PIPELINE.md.)"""
     o = observer()
     o.observe(snap(["KH"]))  # the deal
     o.observe(snap(["KH", "JH"]))  # Ben draws from the stock, discards the JH
@@ -212,10 +213,5 @@ def test_a_pile_card_misread_under_the_top_is_no_discard_and_keeps_the_referees_
         {"type": "draw", "player": "Ben", "from": "stock"}, {"type": "discard", "player": "Ben", "card": "JH"}]
     o.observe(snap(["JD", "JH"]))  # the camera now reads the KH peeking out under the JH as JD
     assert len(o.referee.events) == 3 and o.pending() == []  # no event, no question
-    o.observe(snap(["JD"], Cleo=[["JH", "JC", "JS"]]))  # Cleo takes the JH and melds it
-    o.observe(snap(["JD", "5S"], Cleo=[["JH", "JC", "JS"]]))
-    assert [norm(e) for e in o.referee.events[3:]] == [
-        {"type": "draw", "player": "Cleo", "from": "discard"},
-        {"type": "meld", "player": "Cleo", "cards": ["JC", "JH", "JS"]},
-        {"type": "discard", "player": "Cleo", "card": "5S"}]
-    assert o.referee.public_state()["current"]["discard"] == ["KH", "5S"]
+    o.observe(snap(["KH", "JH"]))  # read right again: still nothing happened
+    assert len(o.referee.events) == 3 and o.pending() == []

@@ -142,8 +142,6 @@ class Observer:
         with self._lock:
             self._raw = snap
             self._last = self._renamed(snap)
-            if self._pile_renamed():
-                self._last = self._renamed(snap)
             return self._derive()
 
     def _renamed(self, snap: TableSnapshot) -> TableSnapshot:
@@ -161,31 +159,6 @@ class Observer:
         for c in a.values():
             conf[c] = 1.0  # the players' word
         return replace(snap, discard=tuple(a.get(c, c) for c in snap.discard), players=players, confidence=conf)
-
-    def _pile_renamed(self) -> bool:
-        """A discard-pile card under the top that the camera names differently from the card the referee has
-        there (a card peeking out under a new discard, misread: the vote over more looks may settle it later):
-        read by the referee's name while it stays, so it is never taken for a new discard (a discard lies on
-        top) and the pile's top is seen taken when it is.  Only where the top is the referee's top, reading
-        down from it, the first card that differs, when the referee's card is nowhere on the table."""
-        snap = self._last
-        cur = self.referee.public_state().get("current") or {}
-        if snap is None or cur.get("phase") not in (Phase.DRAW, Phase.PLAY) or len(snap.discard) < 2:
-            return False
-        pile = [_physical(c) for c in cur.get("discard") or []]
-        if len(pile) < 2 or snap.discard[-1] != pile[-1]:
-            return False
-        on_table = snap.table_cards()
-        for k in range(2, min(len(pile), len(snap.discard)) + 1):
-            seen, ours = snap.discard[-k], pile[-k]
-            if seen == ours:
-                continue
-            if seen in pile or ours in on_table or _unknown(seen) or seen in self._disputed:
-                return False
-            camera = next((a for a, b in self._aliases.items() if b == seen), seen)
-            self._aliases[camera] = ours
-            return True
-        return False
 
     def pending(self) -> list[dict]:
         with self._lock:
