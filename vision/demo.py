@@ -48,6 +48,14 @@ class WaitingRecording(FolderSource):
         return f
 
 
+def demo_recording() -> tuple[Layout, dict, str, float]:
+    """The demo recording's table layout, match setup, first dealer and frame rate."""
+    layout = Layout.load(DEMO_DIR / "layout.json")
+    setup, dealer = load_match(DEMO_DIR / "match.json")
+    info = json.loads((DEMO_DIR / "recording.json").read_text(encoding="utf-8"))
+    return layout, setup, dealer, float(info.get("fps", 5.0))
+
+
 def demo_pipeline(referee: Referee | None = None, detector: str | Detector = "auto", loop: bool = True,
                   fps: float | None = None, motion_gate: bool | MotionConfig = True,
                   deck: str | None = None, wait_for_answers: bool = True) -> tuple[Pipeline, dict, str]:
@@ -62,10 +70,8 @@ def demo_pipeline(referee: Referee | None = None, detector: str | Detector = "au
     `wait_for_answers`: the recording holds its frame while a question waits on the dashboard (as players
     stop to answer), so no move is lost to it (`WaitingRecording`).
     Returns (pipeline, match setup, first dealer)."""
-    layout = Layout.load(DEMO_DIR / "layout.json")
-    setup, dealer = load_match(DEMO_DIR / "match.json")
-    info = json.loads((DEMO_DIR / "recording.json").read_text(encoding="utf-8"))
-    rate = fps or float(info.get("fps", 5.0))
+    layout, setup, dealer, rec_fps = demo_recording()
+    rate = fps or rec_fps
     if referee is None:
         from referee import Match
 
@@ -92,7 +98,6 @@ def demo_pipeline(referee: Referee | None = None, detector: str | Detector = "au
     if kind == "oracle":
         detector = TruthDetector(DEMO_DIR)
     # stability windows count frames of the recording, whatever speed it is played at
-    rec_fps = float(info.get("fps", 5.0))
     holder: list[Pipeline] = []
 
     def waiting() -> bool:  # a question on the dashboard: the recording waits for the answer

@@ -252,39 +252,31 @@ def evaluate_demo(table: str = "truthful", taught: str | None = None, verbose: b
     the recording's per-frame truth (each card's box), as `evaluate` does; "camera": applied as read."""
     import time
 
-    import cv2
-
     from referee import Match
-    from vision.demo import DEMO_DIR
+    from vision.capture import FolderSource, iter_frames
+    from vision.demo import DEMO_DIR, demo_recording
     from vision.detector import Detector
-    from vision.layout import Layout
     from vision.pipeline import TableTracker
-    from vision.tracking import load_match
-    from vision.types import Frame
 
     t0 = time.time()
-    layout = Layout.load(DEMO_DIR / "layout.json")
-    setup, dealer = load_match(DEMO_DIR / "match.json")
-    fps = float(json.loads((DEMO_DIR / "recording.json").read_text(encoding="utf-8")).get("fps", 5.0))
+    layout, setup, dealer, fps = demo_recording()
     expected = (DEMO_DIR / "expected.jsonl").read_text(encoding="utf-8").splitlines()
     truths = [json.loads(x) for x in (DEMO_DIR / "truth.jsonl").read_text(encoding="utf-8").splitlines()]
     players_answer = table == "truthful"
     tracker = TableTracker(layout, Match(setup), dealer, Detector(deck=taught), fps=fps,
                            auto_confirm=not players_answer)
     answers = TruthfulTable([json.loads(x) for x in expected[1:]]) if players_answer else None
-    frames = sorted((DEMO_DIR / "frames").glob("*.jpg"))
-    for i, path in enumerate(frames):
-        img = cv2.imread(str(path))
-        if img is None:
-            continue
-        tracker.process(Frame(i, i / fps, img))
+    frames = 0
+    for frame in iter_frames(FolderSource(DEMO_DIR / "frames", fps=fps)):
+        tracker.process(frame)
+        frames += 1
         if answers is not None and tracker.observer.pending():
-            truth = [(c, tuple(b), ()) for c, b in truths[i]] if i < len(truths) else []
+            truth = [(c, tuple(b), ()) for c, b in truths[frame.index]] if frame.index < len(truths) else []
             answers.answer(tracker.observer, tracker.last_stable, truth)
     inferred = [expected[0]] + [json.dumps(e) for e in tracker.referee.events]
     row = compare_logs(inferred, expected)
     n_inf, n_exp, tp = row["inferred"], row["expected"], row["matched"]
-    row.update(demo=str(DEMO_DIR), frames=len(frames), table=table, taught=taught,
+    row.update(demo=str(DEMO_DIR), frames=frames, table=table, taught=taught,
                precision=round(tp / n_inf, 4) if n_inf else 0.0, recall=round(tp / n_exp, 4) if n_exp else 0.0,
                seconds=round(time.time() - t0, 1))
     if answers is not None:

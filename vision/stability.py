@@ -96,14 +96,9 @@ class _Track:
 def corner_overlap(a, b) -> float:
     """The best overlap between one corner index of `a` and one of `b`: a card seen by both its indices in one
     look and by one of them in the next (a hand over the other) is still one card, although its box shrank
-    from the whole card to one index.  Used for the track's own name, or a name it is confused with."""
+    from the whole card to one index.  Used for the track's own name, or a name it is confused with (one's
+    name among the other's second choices: a new discard laid on the pile, index on index, is another card)."""
     return max((iou(x, y) for x in a for y in b), default=0.0)
-
-
-def _confused(t: _Track, label: str, d: CardDetection) -> bool:
-    """Whether `d` and the track may be one card read two ways: one's name is among the other's second choices
-    (a new discard laid on the pile, index on index, is another card: its name is not among them)."""
-    return any(a == label for a, _ in d.alternatives) or any(a == d.card for _, _, alts in t.votes for a, _ in alts)
 
 
 class Stabilizer:
@@ -126,11 +121,15 @@ class Stabilizer:
         labels = [t.label()[0] for t in self._tracks]
         pairs = []
         for ti, t in enumerate(self._tracks):
+            seconds = None  # the track's second choices, counted once a frame when needed
             for di, d in enumerate(dets):
                 same = d.card == labels[ti]
                 o = iou(t.box, d.box)
-                if o < cfg.other_label_iou and (same or _confused(t, labels[ti], d)):
-                    o = max(o, corner_overlap(t.corners, d.corners))
+                if 0.0 < o < cfg.other_label_iou:  # boxes that do not touch share no index (a box holds its corners)
+                    if not same and seconds is None:
+                        seconds = {a for _, _, alts in t.votes for a, _ in alts}
+                    if same or d.card in seconds or any(a == labels[ti] for a, _ in d.alternatives):
+                        o = max(o, corner_overlap(t.corners, d.corners))
                 if (same and o >= cfg.same_label_iou) or o >= cfg.other_label_iou:
                     pairs.append((0 if same else 1, -o, ti, di))
         pairs.sort()
