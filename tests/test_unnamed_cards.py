@@ -140,6 +140,39 @@ def test_the_truthful_table_says_no_to_a_move_the_hand_never_had():
     assert [e["type"] for e in o.referee.events] == ["deal", "draw"]  # the draw was never in doubt
 
 
+def test_the_truthful_table_names_each_card_of_a_fan_once():
+    """One index box lies on two cards of a fan (the nearer claim wins): each of the camera's cards is given a
+    card of its own, so a right meld is confirmed, not taken for a meld with one card twice."""
+    o = observer()
+    o.observe(snap(["5C"]))
+    o.observe(snap(["5C"], conf={"7H": 0.5}, Ben=[["7H", "8H", "9H"]]))
+    [q] = o.pending()
+    table = TruthfulTable([{"type": "meld", "player": "Ben", "cards": ["7H", "8H", "9H"]}])
+    stable = [CardDetection("7H", 0.5, (4, 0, 40, 40)), CardDetection("8H", 0.9, (20, 0, 42, 40)),
+              CardDetection("9H", 0.9, (40, 0, 60, 40))]
+    truth = [("7H", (0, 0, 20, 40), ()), ("8H", (20, 0, 40, 40), ()), ("9H", (40, 0, 100, 80), ())]
+    assert TruthfulTable._true_name("7H", stable, truth, {}) == "8H"  # alone, its centre lies on the 8H
+    table.answer(o, stable, truth)
+    assert (table.questions, table.confirmed, table.rejected) == (1, 1, 0)
+
+
+def test_the_truthful_table_says_which_meld_lies_where_the_camera_read_a_card_twice():
+    """The camera reads the 9H's other index as 9D and misses the 8H: the players, shown those cards, say the
+    meld is 7H 8H 9H."""
+    o = observer()
+    o.observe(snap(["5C"]))
+    o.observe(snap(["5C"], conf={"9D": 0.5}, Ben=[["7H", "9H", "9D"]]))
+    [q] = o.pending()
+    table = TruthfulTable([{"type": "meld", "player": "Ben", "cards": ["7H", "8H", "9H"]}])
+    stable = [CardDetection("7H", 0.9, (0, 0, 20, 40)), CardDetection("9H", 0.9, (40, 0, 60, 40)),
+              CardDetection("9D", 0.5, (90, 50, 100, 80))]
+    truth = [("7H", (0, 0, 20, 40), ()), ("8H", (20, 0, 40, 40), ()), ("9H", (40, 0, 100, 80), ())]
+    table.answer(o, stable, truth)
+    assert (table.questions, table.corrected) == (1, 1)
+    meld = next(e for e in o.referee.events if e["type"] == "meld")
+    assert sorted(meld["cards"]) == ["7H", "8H", "9H"]
+
+
 def test_the_picture_of_a_question_holds_the_part_of_the_table_where_a_card_was_not_seen():
     import cv2
 

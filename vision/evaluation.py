@@ -51,6 +51,19 @@ def compare_logs(inferred: list[str], expected: list[str]) -> dict:
     return {"inferred": len(a), "expected": len(b), "matched": tp, "same_result": same}
 
 
+def _inside(box, region, pad: float = 4.0) -> bool:
+    """Whether `box`'s centre lies in `region` (widened by `pad` pixels)."""
+    from vision.geometry import center
+
+    cx, cy = center(box)
+    return region[0] - pad <= cx <= region[2] + pad and region[1] - pad <= cy <= region[3] + pad
+
+
+def _touches(box, region) -> bool:
+    """Whether `box` and `region` overlap."""
+    return min(box[2], region[2]) > max(box[0], region[0]) and min(box[3], region[3]) > max(box[1], region[1])
+
+
 class TruthfulTable:
     """The players at a rendered table, answering the camera's questions as people who see the cards would
     (the evaluation's stand-in for the dashboard's Yes / Correct it / No): each card a question names is
@@ -96,6 +109,31 @@ class TruthfulTable:
         return [c for c, tb, _k in truth if c != "BACK" and c not in exclude
                 and x1 <= center(tb)[0] <= x2 and y1 <= center(tb)[1] <= y2]
 
+    @staticmethod
+    def _true_names(names: list[str], stable, truth, aliases: dict[str, str]) -> list[str | None]:
+        """`_true_name` for several cards at once, each true card given to one of them only (in a fan one index
+        box may lie on two cards: the nearer claim wins, the other takes its next card)."""
+        from vision.geometry import center
+
+        claims = []
+        for i, name in enumerate(names):
+            camera = next((a for a, b in aliases.items() if b == name), name)
+            box = next((d.box for d in stable if d.card == camera), None)
+            if box is None:
+                continue
+            cx, cy = center(box)
+            for card, tb, _corners in truth:
+                if card != "BACK" and tb[0] - 4 <= cx <= tb[2] + 4 and tb[1] - 4 <= cy <= tb[3] + 4:
+                    tx, ty = center(tb)
+                    claims.append(((tx - cx) ** 2 + (ty - cy) ** 2, i, card))
+        out: list[str | None] = [None] * len(names)
+        used = set()
+        for _d, i, card in sorted(claims):
+            if out[i] is None and card not in used:
+                out[i] = card
+                used.add(card)
+        return out
+
     def truth_of(self, ev: dict, stable, truth, aliases: dict[str, str], box=None, on_table=()) -> dict:
         if box is not None and ev.get("type") == "meld":  # a meld not all seen: the players look at it
             cards = self._cards_in(box, truth, set(on_table))
@@ -106,7 +144,22 @@ class TruthfulTable:
             if isinstance(ev.get(key), str):
                 true[key] = self._true_name(ev[key], stable, truth, aliases) or ev[key]
         if isinstance(ev.get("cards"), list):
-            true["cards"] = [self._true_name(c, stable, truth, aliases) or c for c in ev["cards"]]
+            named = self._true_names(ev["cards"], stable, truth, aliases)
+            true["cards"] = [n or c for n, c in zip(named, ev["cards"], strict=True)]
+            if ev.get("type") == "meld" and not self.happened(true):
+                # the players look at the cards the camera showed them and say which meld lies there (a card's
+                # other index read as another card, a card the camera missed)
+                from vision.geometry import union
+
+                boxes = [d.box for d in stable if d.card in set(ev["cards"]) | {a for a, b in aliases.items()
+                                                                               if b in ev["cards"]}]
+                if boxes:
+                    region = union(boxes)
+                    for near in (_touches, _inside):
+                        there = [c for c, tb, _k in truth if c != "BACK" and c not in set(on_table)
+                                 and near(tb, region)]
+                        if len(there) >= 3 and self.happened(dict(ev, cards=there)):
+                            return dict(ev, cards=there)
         if true.get("type") == "reveal":  # a hand shown: the players show it whole
             for e in self.expected:
                 if e.get("type") == "reveal" and e.get("player") == true.get("player"):

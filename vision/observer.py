@@ -106,6 +106,11 @@ class Observer:
     `web_ui.camera.MatchReferee` (`vision.interfaces.Referee`): events are tried with its `check` and sent with
     its `apply`; `first_dealer` deals the first hand."""
 
+    # snapshots after a turn's end (its discard seen) in which a card put on a meld is still the player's: the
+    # camera may name a lay-off a moment after the discard that followed it (a hand over it); the next
+    # player's lay-off comes after their draw, seconds later (each snapshot holds at least `hold_frames`)
+    TURN_MARGIN = 3
+
     def __init__(self, referee: Referee, first_dealer: str, *, min_confidence: float = 0.75, auto_confirm: bool = False,
                  patience: int = 0):
         self.referee = referee
@@ -121,6 +126,10 @@ class Observer:
         self._pending: list[tuple[int, _Candidate]] = []
         self._next_id = 1
         self._disputed: set[str] = set()  # cards of refused/rejected events, ignored while they stay
+        # card -> the melds it was refused or answered No as a lay-off on, this hand: ignored there even when
+        # its track flickers (a meld card's other index, read as another card, comes and goes)
+        self._disputed_on: dict[str, set[int]] = {}
+        self._disputed_hand = None
         self._cleared = True  # the table was seen empty since the last hand ended
         self._turn_key = None
         self._top_taken = False
@@ -131,6 +140,8 @@ class Observer:
         self._aliases: dict[str, str] = {}  # camera's name -> the players' name, for cards they corrected
         self._short_key, self._short_looks = None, 0  # a hand shown with cards missing, and how long
         self._joker_memo: dict = {}  # the legal declarations of a joker in a play (this turn's)
+        self._snaps = 0  # snapshots seen
+        self._arrived: dict[str, int] = {}  # card -> the snapshot it first came in this hand (`_note_arrivals`)
         self.outcomes: list[Outcome] = []
 
     # ---- public API ------------------------------------------------------------------------------
@@ -142,7 +153,15 @@ class Observer:
         with self._lock:
             self._raw = snap
             self._last = self._renamed(snap)
+            self._note_arrivals(self._last)
             return self._derive()
+
+    def _note_arrivals(self, snap: TableSnapshot) -> None:
+        """When each card came on the table this hand (the number of the snapshot it was first seen in; a card
+        that flickers keeps its first time): what came after a turn's discard is the next player's."""
+        self._snaps += 1
+        for c in snap.table_cards():
+            self._arrived.setdefault(c, self._snaps)
 
     def _renamed(self, snap: TableSnapshot) -> TableSnapshot:
         """The snapshot with the players' names for the cards they corrected (forgotten once off the table)."""
@@ -209,7 +228,7 @@ class Observer:
             cand = self._take(pid)
             if cand is None:
                 return False
-            self._disputed.update(cand.cards)
+            self._dispute(cand)
             if cand.turn is not None:
                 self._declined_end = cand.turn  # the players play on: not asked again this turn
             if self._last is not None:
@@ -217,6 +236,13 @@ class Observer:
             return True
 
     # ---- internals -------------------------------------------------------------------------------
+    def _dispute(self, cand: _Candidate) -> None:
+        """Sets the cards of a refused or rejected event aside (and a lay-off's on its meld, for the hand)."""
+        self._disputed.update(cand.cards)
+        if cand.event.get("type") == "lay_off" and isinstance(cand.event.get("meld"), int):
+            for c in cand.cards:
+                self._disputed_on.setdefault(c, set()).add(cand.event["meld"])
+
     def _take(self, pid: int) -> _Candidate | None:
         for k, (i, c) in enumerate(self._pending):
             if i == pid:
@@ -238,7 +264,7 @@ class Observer:
             out["id"] = proposed_id
             out["confirmed"] = True
         if not v.ok:
-            self._disputed.update(cand.cards)
+            self._dispute(cand)
         elif cand.renames:
             # the camera's names the play was completed from: read by the play's names while they stay
             self._aliases.update(cand.renames)
@@ -302,13 +328,24 @@ class Observer:
         unsure = cand.confidence < self.min_confidence
         if not unsure and not (cand.cards and not self._legal(cand.event)):
             return False
-        key = repr(sorted(cand.event.items()))
+        # one wait for this move, in whatever order the camera lists its cards (a fan read left to right, then
+        # right to left): a busy table does not put the question off again and again
+        key = (cand.event.get("type"), cand.event.get("player"), tuple(sorted(event_cards(cand.event))),
+               cand.event.get("meld"), bool(cand.event.get("face_down")))
         if key != self._wait_key:
             self._wait_key, self._looks = key, 0
         if self._looks < self.patience:
             self._looks += 1
             return True
         return False
+
+    def tick(self) -> None:
+        """A frame went by while an event waits for more looks (`waiting`) and the table was not still: it
+        counts towards the wait (`patience` is in frames), so a table that keeps moving does not keep the
+        question off the dashboard."""
+        with self._lock:
+            if self.waiting and self._looks < self.patience:
+                self._looks += 1
 
     def _conf(self, snap: TableSnapshot, cards) -> float:
         vals = [snap.confidence.get(c, 1.0) for c in cards]
@@ -320,6 +357,10 @@ class Observer:
         cur = state.get("current")
         visible = snap.table_cards()
         self._disputed &= visible  # a disputed card that left the table counts again when it comes back
+        hand = (cur or {}).get("number")
+        if hand != self._disputed_hand:
+            self._disputed_hand, self._disputed_on = hand, {}
+            self._arrived = {c: n for c, n in self._arrived.items() if c in visible}  # the deal's cards
         if cur is not None and (cur.get("awaiting_reveal") or cur.get("phase") == "reveal"):
             self._cleared = False
             return self._named(snap, self._reveal_candidate(snap, cur), cur)
@@ -434,8 +475,9 @@ class Observer:
         for i in order:
             owner, g = groups[i]
             new, touched = [], set()
+            near = set().union(*(meld_ids.get(c, set()) for c in g.cards))  # the melds this group lies on
             for c in g.cards:
-                if c in disputed:
+                if c in disputed or self._disputed_on.get(c, set()) & near:
                     continue
                 if take(c):
                     ids = meld_ids.get(c, set())
@@ -492,6 +534,19 @@ class Observer:
                 if owner != player and top in new:
                     return _Candidate({"type": "call_rummy", "player": owner, "card": top}, self._conf(snap, [top]),
                                       f"did {owner} call “Rummy!” on {top}?", (top,))
+
+        new_groups = [(o, self._stood_in(snap, n, t, melds, player), t, b) for o, n, t, b in new_groups]
+        # the turn is over once its discard comes, or once another player lays down a meld of their own (their
+        # turn has begun: the discard was picked up unseen): new cards on a meld outside the player's own zone
+        # that came after that are a later turn's (a lay-off seen before the draw it implies)
+        ends = [self._arrived[c] for c in new_discards if c in self._arrived]
+        ends += [min(self._arrived.get(c, 0) for c in n) for o, n, t, _b in new_groups
+                 if o != player and not t and len(n) >= 3]
+        if ends:
+            came = min(ends) + self.TURN_MARGIN
+            new_groups = [(o, n if o == player or not t else [c for c in n if self._arrived.get(c, 0) <= came], t, b)
+                          for o, n, t, b in new_groups]
+        new_groups = [g for g in new_groups if g[1]]
 
         # candidate plays in order: melds, lay-offs, then the discard
         plays: list[_Candidate] = []
@@ -566,6 +621,46 @@ class Observer:
                 ev["card"] = deep[0]
             return _Candidate(ev, 1.0, follow=plays[0])
         return plays[0]
+
+    def _stood_in(self, snap: TableSnapshot, new: list[str], touched: set[int], melds: list[dict],
+                  player: str) -> list[str]:
+        """The new cards of a group lying on a meld, less those that are one of the meld's own cards read
+        anew, when the rules refuse them as a lay-off there: the vote also read the new card as a card of the
+        meld (the 3C's other index read 3S), or a card of the meld is not seen now and the new card shares its
+        rank or its suit (3S in the place of the 3C of 3C 4C 5C: the one-deck rule and the meld as it was put
+        down say it is the 3C).  A card the rules accept stays new."""
+        if len(touched) != 1 or not new:
+            return new
+        mid = next(iter(touched))
+        meld = next((m for m in melds if m["id"] == mid), None)
+        if meld is None:
+            return new
+        present = snap.table_cards()
+        own = [_physical(c) for c in meld.get("cards", [])]
+        unseen = {c for c in own if c not in present}
+        ev = {"type": "lay_off", "player": player, "cards": list(new), "meld": mid}
+        if self._legal(ev):
+            return new
+
+        def like(c: str, m: str) -> int:
+            # a meld card not seen now: a card like it in its place is it; one seen: the vote read the new one
+            # as it too (its other index, read as another card). 0: not alike; the higher, the likelier
+            if any(a == m for a, _w in snap.alternatives.get(c, ())):
+                return 3
+            if m in unseen and not _unknown(c) and not c.startswith("JK"):
+                return 2 if c[:-1] == m[:-1] else 1 if c[-1] == m[-1] else 0
+            return 0
+
+        out = list(new)
+        for m in own:
+            for c in sorted((c for c in out if like(c, m)), key=lambda c: -like(c, m)):
+                rest = [x for x in out if x != c]
+                if not rest or self._legal(dict(ev, cards=rest)):
+                    out = rest
+                    break
+            if not out or self._legal(dict(ev, cards=out)):
+                break
+        return out if len(out) < len(new) and (not out or self._legal(dict(ev, cards=out))) else new
 
     def _declare_joker(self, cand: _Candidate, turn_key: tuple) -> _Candidate:
         """A meld or lay-off with a joker the camera sees only as ``JK``: the referee needs the card it stands

@@ -135,8 +135,10 @@ class TableTracker:
         self.last_detections, self.last_stable, self.last_snapshot = dets, stable, snap
         gated = self.gate.update(snap)
         if gated is None:
-            if self.observer.waiting and self.gate.holding(snap):
-                return self.observer.observe(snap)  # same table, firmer votes: look again
+            if self.observer.waiting:
+                if self.gate.holding(snap):
+                    return self.observer.observe(snap)  # same table, firmer votes: look again
+                self.observer.tick()  # the table moves: the wait runs on
             return []
         return self.observer.observe(gated)
 
