@@ -123,3 +123,19 @@ def test_a_wait_for_firmer_votes_runs_on_while_the_table_moves():
     assert not o.waiting
     (q,) = o.pending()
     assert q["event"]["type"] == "meld" and sorted(q["event"]["cards"]) == ["9D", "9H", "9S"]
+
+
+def test_offline_the_wait_is_for_a_still_table():
+    """`track` (nobody to ask, proposals applied): a moving table's frames do not shorten the wait, since an
+    unsure event applied early is applied unasked."""
+    o = Observer(Match(MATCH), "Ana", patience=2, auto_confirm=True)
+    o.observe(snap(["5D"]))
+    o.observe(snap(["5D"], conf={"9S": 0.5}, Ben=[["9H", "9D", "9S"]]))
+    assert o.waiting
+    for _ in range(5):
+        o.tick()
+    assert o._looks == 1
+    o.observe(snap(["5D"], conf={"9S": 0.5}, Ben=[["9H", "9D", "9S"]]))
+    assert o.waiting  # the second look of a still table
+    o.observe(snap(["5D"], conf={"9S": 0.5}, Ben=[["9H", "9D", "9S"]]))
+    assert not o.waiting and o.referee.events[-1]["type"] == "meld"

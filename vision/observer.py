@@ -342,9 +342,10 @@ class Observer:
     def tick(self) -> None:
         """A frame went by while an event waits for more looks (`waiting`) and the table was not still: it
         counts towards the wait (`patience` is in frames), so a table that keeps moving does not keep the
-        question off the dashboard."""
+        question off the dashboard. Offline (`auto_confirm`: nobody to ask) the wait is for a still table only:
+        an unsure event applied early there is applied unasked (measured: basic hand 4 lost 17 of 39 events)."""
         with self._lock:
-            if self.waiting and self._looks < self.patience:
+            if self.waiting and not self.auto_confirm and self._looks < self.patience:
                 self._looks += 1
 
     def _conf(self, snap: TableSnapshot, cards) -> float:
