@@ -59,11 +59,6 @@ def _inside(box, region, pad: float = 4.0) -> bool:
     return region[0] - pad <= cx <= region[2] + pad and region[1] - pad <= cy <= region[3] + pad
 
 
-def _touches(box, region) -> bool:
-    """Whether `box` and `region` overlap."""
-    return min(box[2], region[2]) > max(box[0], region[0]) and min(box[3], region[3]) > max(box[1], region[1])
-
-
 class TruthfulTable:
     """The players at a rendered table, answering the camera's questions as people who see the cards would
     (the evaluation's stand-in for the dashboard's Yes / Correct it / No): each card a question names is
@@ -81,39 +76,22 @@ class TruthfulTable:
 
     @staticmethod
     def _true_name(name: str, stable, truth, aliases: dict[str, str]) -> str | None:
-        from vision.geometry import center
-
-        camera = next((a for a, b in aliases.items() if b == name), name)
-        box = next((d.box for d in stable if d.card == camera), None)
-        if box is None:
-            return None
-        cx, cy = center(box)
-        best, dist = None, None
-        for card, tb, _corners in truth:
-            if card == "BACK":
-                continue
-            if tb[0] - 4 <= cx <= tb[2] + 4 and tb[1] - 4 <= cy <= tb[3] + 4:
-                tx, ty = center(tb)
-                d = (tx - cx) ** 2 + (ty - cy) ** 2
-                if dist is None or d < dist:
-                    best, dist = card, d
-        return best
+        return TruthfulTable._true_names([name], stable, truth, aliases)[0]
 
     @staticmethod
     def _cards_in(box, truth, exclude: set[str]) -> list[str]:
         """The cards lying in `box` widened by half its longer side (the part of the table a question shows)."""
-        from vision.geometry import center
+        from vision.geometry import size
 
-        pad = 0.5 * max(box[2] - box[0], box[3] - box[1])
-        x1, y1, x2, y2 = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
-        return [c for c, tb, _k in truth if c != "BACK" and c not in exclude
-                and x1 <= center(tb)[0] <= x2 and y1 <= center(tb)[1] <= y2]
+        pad = 0.5 * size(box)
+        return [c for c, tb, _k in truth if c != "BACK" and c not in exclude and _inside(tb, box, pad)]
 
     @staticmethod
     def _true_names(names: list[str], stable, truth, aliases: dict[str, str]) -> list[str | None]:
-        """`_true_name` for several cards at once, each true card given to one of them only (in a fan one index
-        box may lie on two cards: the nearer claim wins, the other takes its next card)."""
-        from vision.geometry import center
+        """Each camera card's true name: the card whose truth box holds the centre of the card's stable box
+        (the nearest such card), each true card given to one of them only (in a fan one index box may lie on
+        two cards: the nearer claim wins, the other takes its next card). None where the card is not seen."""
+        from vision.geometry import distance
 
         claims = []
         for i, name in enumerate(names):
@@ -121,14 +99,11 @@ class TruthfulTable:
             box = next((d.box for d in stable if d.card == camera), None)
             if box is None:
                 continue
-            cx, cy = center(box)
-            for card, tb, _corners in truth:
-                if card != "BACK" and tb[0] - 4 <= cx <= tb[2] + 4 and tb[1] - 4 <= cy <= tb[3] + 4:
-                    tx, ty = center(tb)
-                    claims.append(((tx - cx) ** 2 + (ty - cy) ** 2, i, card))
+            claims += [(distance(box, tb), i, k, card) for k, (card, tb, _corners) in enumerate(truth)
+                       if card != "BACK" and _inside(box, tb)]
         out: list[str | None] = [None] * len(names)
         used = set()
-        for _d, i, card in sorted(claims):
+        for _d, i, _k, card in sorted(claims):
             if out[i] is None and card not in used:
                 out[i] = card
                 used.add(card)
@@ -149,15 +124,14 @@ class TruthfulTable:
             if ev.get("type") == "meld" and not self.happened(true):
                 # the players look at the cards the camera showed them and say which meld lies there (a card's
                 # other index read as another card, a card the camera missed)
-                from vision.geometry import union
+                from vision.geometry import iou, union
 
-                boxes = [d.box for d in stable if d.card in set(ev["cards"]) | {a for a, b in aliases.items()
-                                                                               if b in ev["cards"]}]
+                shown = set(ev["cards"]) | {a for a, b in aliases.items() if b in ev["cards"]}
+                boxes = [d.box for d in stable if d.card in shown]
                 if boxes:
-                    region = union(boxes)
-                    for near in (_touches, _inside):
-                        there = [c for c, tb, _k in truth if c != "BACK" and c not in set(on_table)
-                                 and near(tb, region)]
+                    region, laid = union(boxes), set(on_table)
+                    for near in (lambda b, r: iou(b, r) > 0, _inside):  # overlapping it, then centred in it
+                        there = [c for c, tb, _k in truth if c != "BACK" and c not in laid and near(tb, region)]
                         if len(there) >= 3 and self.happened(dict(ev, cards=there)):
                             return dict(ev, cards=there)
         if true.get("type") == "reveal":  # a hand shown: the players show it whole

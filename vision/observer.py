@@ -108,7 +108,8 @@ class Observer:
 
     # snapshots after a turn's end (its discard seen) in which a card put on a meld is still the player's: the
     # camera may name a lay-off a moment after the discard that followed it (a hand over it); the next
-    # player's lay-off comes after their draw, seconds later (each snapshot holds at least `hold_frames`)
+    # player's lay-off comes after their draw, seconds later (each snapshot holds at least `hold_frames`; a
+    # still table looked at again while an event waits counts as a snapshot too)
     TURN_MARGIN = 3
 
     def __init__(self, referee: Referee, first_dealer: str, *, min_confidence: float = 0.75, auto_confirm: bool = False,
@@ -129,7 +130,7 @@ class Observer:
         # card -> the melds it was refused or answered No as a lay-off on, this hand: ignored there even when
         # its track flickers (a meld card's other index, read as another card, comes and goes)
         self._disputed_on: dict[str, set[int]] = {}
-        self._disputed_hand = None
+        self._hand = None  # the hand those (and `_arrived`) are of
         self._cleared = True  # the table was seen empty since the last hand ended
         self._turn_key = None
         self._top_taken = False
@@ -359,8 +360,8 @@ class Observer:
         visible = snap.table_cards()
         self._disputed &= visible  # a disputed card that left the table counts again when it comes back
         hand = (cur or {}).get("number")
-        if hand != self._disputed_hand:
-            self._disputed_hand, self._disputed_on = hand, {}
+        if hand != self._hand:
+            self._hand, self._disputed_on = hand, {}
             self._arrived = {c: n for c, n in self._arrived.items() if c in visible}  # the deal's cards
         if cur is not None and (cur.get("awaiting_reveal") or cur.get("phase") == "reveal"):
             self._cleared = False
@@ -476,7 +477,8 @@ class Observer:
         for i in order:
             owner, g = groups[i]
             new, touched = [], set()
-            near = set().union(*(meld_ids.get(c, set()) for c in g.cards))  # the melds this group lies on
+            near = set().union(*(meld_ids.get(c, set()) for c in g.cards)) if self._disputed_on else set()
+            # (the melds this group lies on)
             for c in g.cards:
                 if c in disputed or self._disputed_on.get(c, set()) & near:
                     continue
@@ -652,16 +654,12 @@ class Observer:
                 return 2 if c[:-1] == m[:-1] else 1 if c[-1] == m[-1] else 0
             return 0
 
-        out = list(new)
-        for m in own:
-            for c in sorted((c for c in out if like(c, m)), key=lambda c: -like(c, m)):
-                rest = [x for x in out if x != c]
+        for m in own:  # the first meld card whose stand-in, taken out, leaves nothing or a lay-off the rules accept
+            for c in sorted((c for c in new if like(c, m)), key=lambda c: -like(c, m)):
+                rest = [x for x in new if x != c]
                 if not rest or self._legal(dict(ev, cards=rest)):
-                    out = rest
-                    break
-            if not out or self._legal(dict(ev, cards=out)):
-                break
-        return out if len(out) < len(new) and (not out or self._legal(dict(ev, cards=out))) else new
+                    return rest
+        return new
 
     def _declare_joker(self, cand: _Candidate, turn_key: tuple) -> _Candidate:
         """A meld or lay-off with a joker the camera sees only as ``JK``: the referee needs the card it stands
