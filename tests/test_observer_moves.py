@@ -328,3 +328,53 @@ def test_a_joker_in_a_meld_is_declared_when_clear_and_asked_when_not():
     [q] = o.pending()
     done = o.correct(q["id"], {"type": "meld", "player": "Cleo", "cards": ["4S", "4D", "JK=4C"]})
     assert done["ok"] and o.referee.events[-1]["cards"] == ["4S", "4D", "JK=4C"]
+
+
+def test_a_deep_pickup_melded_with_a_card_the_camera_cannot_see_is_asked_about_in_rummy500():
+    """Rummy 500 hand 1 of the model's evaluation (stop 27): the player takes the pile down to a card, lays it
+    out with one of the cards taken and a third the camera cannot see, and discards. Two new cards in one's own
+    zone may be a lay-off in Rummy 500, so this question was only asked in the other rule systems; the turn
+    being over (a new discard) and the pair fitting no meld, it is asked here too, and the cards taken that
+    lie in the player's zone make the draw a pickup from the pile, not from the stock."""
+    P = ["Ana", "Ben"]
+    o = Observer(Match({"type": "match", "rules": "rummy500", "players": P}), "Ana")
+    o.observe(snap(P, ["5C"]))
+    o.observe(snap(P, ["5C", "8D"]))  # Ben: stock, discards the 8D
+    o.observe(snap(P, ["5C", "8D", "8S"]))  # Ana: stock, discards the 8S
+    # Ben takes the pile down to the 8D, lays it out with the 8S and an 8 not seen, and discards the 2C
+    out = o.observe(snap(P, ["5C", "2C"], Ben=[["8D", "8S"]]))
+    assert [x["event"] for x in out][0] == {"type": "draw", "player": "Ben", "from": "discard", "card": "8D"}
+    [p] = o.pending()
+    assert p["event"]["type"] == "meld" and p["event"]["cards"][:2] == ["8D", "8S"]
+    assert "could not see" in p["reason"]
+    assert o.confirm(p["id"])["ok"]
+    o.observe(snap(P, ["5C", "2C"], Ben=[["8D", "8S"]]))
+    assert events(o)[-1] == {"type": "discard", "player": "Ben", "card": "2C"}
+    assert o.referee.public_state()["current"]["discard"] == ["5C", "2C"]
+
+
+def test_two_new_cards_that_lay_off_are_no_question_in_rummy500():
+    """The same question is not asked about two cards in one's own zone that are a lay-off on a meld."""
+    P = ["Ana", "Ben"]
+    o = Observer(Match({"type": "match", "rules": "rummy500", "players": P}), "Ana")
+    o.observe(snap(P, ["5C"]))
+    o.observe(snap(P, ["5C"], Ben=[["7H", "8H", "9H"]]))
+    o.observe(snap(P, ["5C", "2S"], Ben=[["7H", "8H", "9H"]]))  # Ben melds and discards
+    # Ana lays the 10H and JH off on Ben's run, in her own zone, and discards
+    o.observe(snap(P, ["5C", "2S", "KD"], Ben=[["7H", "8H", "9H"]], Ana=[["10H", "JH"]]))
+    assert o.pending() == []
+    assert [e["type"] for e in events(o)[-3:]] == ["draw", "lay_off", "discard"]
+
+
+def test_a_deep_pickup_whose_top_card_is_discarded_again_in_rummy500():
+    """The player takes the pile down to a card, melds it and discards the card that was on top before the
+    camera saw the pile again: the pile looks untouched but for the cards under its top (stop 27)."""
+    P = ["Ana", "Ben"]
+    o = Observer(Match({"type": "match", "rules": "rummy500", "players": P}), "Ana")
+    o.observe(snap(P, ["5C"]))
+    o.observe(snap(P, ["5C", "8D"]))  # Ben: the 8D
+    o.observe(snap(P, ["5C", "8D", "KH"]))  # Ana: the KH
+    o.observe(snap(P, ["5C", "KH"], Ben=[["8D", "8S", "8H"]]))  # Ben takes 8D KH, melds the 8D, discards the KH
+    assert events(o)[-3:] == [{"type": "draw", "player": "Ben", "from": "discard", "card": "8D"},
+                              {"type": "meld", "player": "Ben", "cards": ["8D", "8S", "8H"]},
+                              {"type": "discard", "player": "Ben", "card": "KH"}]

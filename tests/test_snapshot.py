@@ -110,3 +110,13 @@ def test_signature_ignores_order_of_detections():
     s1 = build_snapshot(a, LAYOUT, MAPPER)
     s2 = build_snapshot(list(reversed(a)), LAYOUT, MAPPER)
     assert s1.signature() == s2.signature()
+
+
+def test_a_pile_in_a_row_has_its_top_at_an_end_even_when_a_middle_box_is_larger():
+    """A Rummy 500 spread pile whose middle card the camera boxed larger (its index read twice, a misread box):
+    the top is still an end card, the larger end one; the order runs along the row (stop 27)."""
+    dets = [card("4S", 620, 360, part="tl"), card("9H", 660, 360), card("QC", 700, 360, part="tl"),
+            card("2D", 760, 360, part="tl", conf=0.9)]
+    dets[3] = CardDetection("2D", 0.9, (dets[3].box[0], 300.0, dets[3].box[2] + 20, 360.0))  # the larger end
+    assert order_discard(dets, CH) == ("4S", "9H", "QC", "2D")
+    assert order_discard(list(reversed(dets)), CH) == ("4S", "9H", "QC", "2D")

@@ -508,6 +508,8 @@ class Observer:
         taken: list[str] = []  # pile cards that may have been taken this turn, deepest first
         if phase == Phase.DRAW and top is not None and top not in snap.discard:
             taken = self._taken_from_pile(pile, snap.discard)
+        elif phase == Phase.DRAW and top is not None:
+            taken = self._taken_under_top(pile, snap, player)
         # the cards the referee has on the table; the top discard (or, deep, several) may have gone into a meld
         known, meld_ids, sizes = self._table_known(cur)
         known -= Counter(taken)
@@ -586,11 +588,13 @@ class Observer:
             # the next player shows new cards: the current player's discard was picked up by them before it
             # was seen (and a new discard is theirs)
             missed = self._missed_discard(player, new_groups, cur, known if guess else None, snap.table_cards())
-        if (new_discards or missed is not None) and not lay_in_own_zone and guess:
+        if (new_discards or missed is not None) and guess:
             # the turn is over, and two new cards lie together in the player's zone: a meld whose third card
-            # the camera could not see; asked, with the card the rules allow proposed
+            # the camera could not see; asked, with the card the rules allow proposed (in Rummy 500, where
+            # two cards in one's own zone may be a lay-off, only when they fit no meld)
             for _owner, new, _touched, box in _loose(new_groups, player):
-                if len(new) == 2 and not any(map(_unknown, new)):
+                if len(new) == 2 and not any(map(_unknown, new)) and not any(
+                        c.cards == tuple(new) or set(new) <= set(c.cards) for c in plays):
                     short = _Candidate({"type": "meld", "player": player, "cards": [*new, UNKNOWN]}, 0.0, "",
                                        (*new, UNKNOWN), region=box)
                     named = self._complete(snap, short, known)
@@ -615,8 +619,11 @@ class Observer:
         if not plays:
             return self._empty_stock_end(cur, player) if phase == Phase.DRAW else None
         if phase == Phase.DRAW:
-            used = {c for p in plays for c in p.cards}
-            from_discard = top is not None and top not in snap.discard and (
+            # the cards taken that lie new in the player's zone count as used, even before the play they are
+            # in is settled (a deep pickup's cards laid out as a meld whose third card is not read yet)
+            used = {c for p in plays for c in p.cards} | (set(taken) & {
+                c for o, n, _t, _b in new_groups if o == player for c in n})
+            from_discard = top is not None and (top not in snap.discard or len(taken) > 1) and (
                 self._top_taken or any(c in used for c in taken))
             ev = {"type": "draw", "player": player, "from": "discard" if from_discard else "stock"}
             deep = [c for c in taken[:-1] if c in used]  # a deep pickup: down to the deepest card used
@@ -765,6 +772,24 @@ class Observer:
         if not set(pile[:len(pile) - k]) <= visible:
             return pile[-1:]  # the pile does not show whole as a shorter pile: no deep pickup read from it
         return pile[len(pile) - k:]
+
+    def _taken_under_top(self, pile: list[str], snap: TableSnapshot, player: str) -> list[str]:
+        """A deep pickup whose top card is back on the pile (Rummy 500: the player discarded one of the cards
+        taken, and the camera saw the pile only after): cards under the top have left the pile for the current
+        player's zone. The cards from the deepest of them up (deepest first), or none; only when every card
+        above it is gone from the pile but the one on top again."""
+        if self._options.get("discard_draw") != DiscardDraw.TOP_OR_DEEP or len(pile) < 2:
+            return []
+        on_pile = set(snap.discard)
+        mine = {c for g in snap.players.get(player, ()) for c in g.cards}
+        moved = [i for i, c in enumerate(pile[:-1]) if c not in on_pile and c in mine and pile.count(c) == 1]
+        if not moved:
+            return []
+        taken = pile[moved[0]:]
+        back = [c for c in taken if c in on_pile]
+        if len(back) > 1 or (back and back[0] != snap.discard[-1]):
+            return []
+        return taken
 
     def _face_down_last(self, snap: TableSnapshot, cur: dict, player: str, plays: list[_Candidate]) -> bool:
         """A face-down card on the pile is the current player's last card (CGI-4) when, after the plays seen,

@@ -143,6 +143,9 @@ def _make_group(members: Sequence[CardDetection]) -> Group:
     return Group(cards, box)
 
 
+ROW_SPREAD = 0.4  # card heights: a discard pile whose centres spread wider than this is laid out in a row
+
+
 def order_discard(dets: Sequence[CardDetection], card_h: float) -> tuple[str, ...]:
     """Discard-pile cards bottom -> top. The top is the most visible card (largest box); the others are
     ordered along the spread direction towards it, or by visible area when the pile is squared."""
@@ -158,6 +161,12 @@ def order_discard(dets: Sequence[CardDetection], card_h: float) -> tuple[str, ..
         order = sorted(range(len(dets)), key=lambda i: area[i])
     else:
         order = _principal_order(dets)
+        if spread >= ROW_SPREAD * card_h and len(dets) >= 3 and top not in (order[0], order[-1]):
+            # a pile laid out in a row (Rummy 500's spread pile): the top card lies at one end, whatever the
+            # camera read larger in the middle (a misread box); the larger end card is the top
+            if area[order[0]] > area[order[-1]]:
+                order = order[::-1]
+            return tuple(dets[i].card for i in order)
         if order.index(top) < len(order) / 2:
             order = order[::-1]
         order.remove(top)
