@@ -594,7 +594,7 @@ class Observer:
             # two cards in one's own zone may be a lay-off, only when they fit no meld)
             for _owner, new, _touched, box in _loose(new_groups, player):
                 if len(new) == 2 and not any(map(_unknown, new)) and not any(
-                        c.cards == tuple(new) or set(new) <= set(c.cards) for c in plays):
+                        set(new) <= set(c.cards) for c in plays):
                     short = _Candidate({"type": "meld", "player": player, "cards": [*new, UNKNOWN]}, 0.0, "",
                                        (*new, UNKNOWN), region=box)
                     named = self._complete(snap, short, known)
@@ -781,7 +781,7 @@ class Observer:
         if self._options.get("discard_draw") != DiscardDraw.TOP_OR_DEEP or len(pile) < 2:
             return []
         on_pile = set(snap.discard)
-        mine = {c for g in snap.players.get(player, ()) for c in g.cards}
+        mine = snap.player_cards(player)
         moved = [i for i, c in enumerate(pile[:-1]) if c not in on_pile and c in mine and pile.count(c) == 1]
         if not moved:
             return []

@@ -166,11 +166,11 @@ def order_discard(dets: Sequence[CardDetection], card_h: float) -> tuple[str, ..
             # camera read larger in the middle (a misread box); the larger end card is the top
             if area[order[0]] > area[order[-1]]:
                 order = order[::-1]
-            return tuple(dets[i].card for i in order)
-        if order.index(top) < len(order) / 2:
-            order = order[::-1]
-        order.remove(top)
-        order.append(top)
+        else:
+            if order.index(top) < len(order) / 2:
+                order = order[::-1]
+            order.remove(top)
+            order.append(top)
     return tuple(dets[i].card for i in order)
 
 
