@@ -378,3 +378,60 @@ def test_a_deep_pickup_whose_top_card_is_discarded_again_in_rummy500():
     assert events(o)[-3:] == [{"type": "draw", "player": "Ben", "from": "discard", "card": "8D"},
                               {"type": "meld", "player": "Ben", "cards": ["8D", "8S", "8H"]},
                               {"type": "discard", "player": "Ben", "card": "KH"}]
+
+
+def test_a_deep_pickup_whose_middle_card_is_discarded_again_in_rummy500():
+    """Rummy 500 hand 0 of the model's evaluation (stop 28): the player takes the pile down to a card, melds it
+    with the card that was on top, and discards a card taken between them before the camera saw the pile again.
+    The top is gone, so is a card under it (in the player's meld), and one card taken is back on the pile: a deep
+    pickup, not the top card alone (read that way, the meld's deep card was a pile card and the turn was lost)."""
+    P = ["Ana", "Ben"]
+    o = Observer(Match({"type": "match", "rules": "rummy500", "players": P}), "Ana")
+    o.observe(snap(P, ["5C"]))
+    o.observe(snap(P, ["5C", "10C"]))  # Ben: the 10C
+    o.observe(snap(P, ["5C", "10C", "QC"]))  # Ana: the QC
+    o.observe(snap(P, ["5C", "10C", "QC", "4D"]))  # Ben: the 4D
+    o.observe(snap(P, ["5C", "10C", "QC", "4D", "10H"]))  # Ana: the 10H
+    # Ben takes the pile down to the 10C, melds it with the 10H and his 10S, and discards the QC again
+    o.observe(snap(P, ["5C", "QC"], Ben=[["10C", "10H", "10S"]]))
+    assert events(o)[-3:] == [{"type": "draw", "player": "Ben", "from": "discard", "card": "10C"},
+                              {"type": "meld", "player": "Ben", "cards": ["10C", "10H", "10S"]},
+                              {"type": "discard", "player": "Ben", "card": "QC"}]
+    assert o.referee.public_state()["current"]["discard"] == ["5C", "QC"]
+
+
+def test_the_first_card_seen_on_a_spread_pile_stays_the_turns_discard_in_rummy500():
+    """Rummy 500 hand 0 of the model's evaluation (stop 28): while Ana's turn waits on a question, Ben draws and
+    discards, and the camera loses Ana's discard under his for a moment. The turn's discard is the card first
+    seen on top, not the newer one (which is Ben's); the cascade of discards given one turn early is gone."""
+    P = ["Ana", "Ben"]
+    o = Observer(Match({"type": "match", "rules": "rummy500", "players": P}), "Ana")
+    o.observe(snap(P, ["5C"]))
+    o.observe(snap(P, ["5C", "9D"]))  # Ben: stock, the 9D
+    # Ana lays down 7S 9S and an 8S the camera cannot see, and discards the 8C: asked about the meld
+    o.observe(snap(P, ["5C", "9D", "8C"], Ana=[["7S", "9S"]]))
+    [q] = o.pending()
+    assert q["event"] == {"type": "meld", "player": "Ana", "cards": ["7S", "9S", "8S"]}
+    # before the answer, Ben draws and discards the JC; the 8C is hidden under it in this look
+    o.observe(snap(P, ["5C", "9D", "JC"], Ana=[["7S", "9S"]]))
+    assert o.confirm(q["id"])["ok"]
+    assert events(o)[-4:] == [{"type": "meld", "player": "Ana", "cards": ["7S", "8S", "9S"]},
+                              {"type": "discard", "player": "Ana", "card": "8C"},
+                              {"type": "draw", "player": "Ben", "from": "stock"},
+                              {"type": "discard", "player": "Ben", "card": "JC"}]
+
+
+def test_a_card_first_misread_on_a_spread_pile_is_not_the_discard():
+    """The same rule leaves a misread alone: the card first seen on top read again as another name it may carry
+    (one of its other names) is one card, the name now on top."""
+    P = ["Ana", "Ben"]
+    o = Observer(Match({"type": "match", "rules": "rummy500", "players": P}), "Ana")
+    o.observe(snap(P, ["5C"]))
+    o.observe(snap(P, ["5C", "9D"]))  # Ben: stock, the 9D
+    o.observe(snap(P, ["5C", "9D", "8C"], Ana=[["7S", "9S"]]))
+    [q] = o.pending()
+    # before the answer the 8C is read as a 6C, the 8C its second name: one card, read anew
+    look = snap(P, ["5C", "9D", "6C"], Ana=[["7S", "9S"]])
+    o.observe(TableSnapshot(discard=look.discard, players=look.players, alternatives={"6C": (("8C", 0.3),)}))
+    o.reject(q["id"])
+    assert events(o)[-1] == {"type": "discard", "player": "Ana", "card": "6C"}

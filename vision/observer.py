@@ -134,6 +134,8 @@ class Observer:
         self._cleared = True  # the table was seen empty since the last hand ended
         self._turn_key = None
         self._top_taken = False
+        # (hand, player, card): the first new card seen on top of a spread pile this turn (`_spread_discard`)
+        self._turn_top: tuple | None = None
         self._last: TableSnapshot | None = None  # the last snapshot, cards renamed as the players corrected
         self._raw: TableSnapshot | None = None  # the same as the camera gave it
         self._options: dict = {}  # the match's rule options (public_state()["options"])
@@ -266,7 +268,9 @@ class Observer:
             out["confirmed"] = True
         if not v.ok:
             self._dispute(cand)
-        elif cand.renames:
+        if v.ok and cand.event.get("type") == "discard":
+            self._turn_top = None  # the turn is over
+        if v.ok and cand.renames:
             # the camera's names the play was completed from: read by the play's names while they stay
             self._aliases.update(cand.renames)
             if self._raw is not None:
@@ -508,6 +512,9 @@ class Observer:
         taken: list[str] = []  # pile cards that may have been taken this turn, deepest first
         if phase == Phase.DRAW and top is not None and top not in snap.discard:
             taken = self._taken_from_pile(pile, snap.discard)
+            # the top is gone and so is a card under it, lying in the player's zone, while one card taken with
+            # it is back on the pile (R500: a deep pickup, and one of its cards discarded again)
+            taken = max(taken, self._taken_under_top(pile, snap, player), key=len)
         elif phase == Phase.DRAW and top is not None:
             taken = self._taken_under_top(pile, snap, player)
         # the cards the referee has on the table; the top discard (or, deep, several) may have gone into a meld
@@ -520,6 +527,7 @@ class Observer:
         new_discards, new_groups = self._split(snap, known, meld_ids, sizes)
         # a discard lies on top: a new card under the top is a pile card read anew (misread), not a discard
         new_discards = [c for c in new_discards if c == snap.discard[-1]][:1]
+        new_discards = self._spread_discard(snap, cur, player, new_discards, known)
 
         if phase == Phase.DRAW:
             key = (cur.get("number"), player, len(pile), len(melds))
@@ -759,6 +767,26 @@ class Observer:
                               f"{why} ({shown}): is it {said}?", tuple(names), cand.follow, cand.turn,
                               cand.short, renames=renames, region=cand.region)
         return cand
+
+    def _spread_discard(self, snap: TableSnapshot, cur: dict, player: str, new_discards: list[str],
+                        known: Counter) -> list[str]:
+        """On a spread pile (Rummy 500) the turn's discard is the first new card seen on top this turn: while the
+        turn waits on a question, the next player may draw and discard, and the camera, losing the covered card
+        for a moment, sees only the newer one on top. The first card stands when it is gone from the table and the
+        card on top now is not a reading of the same card (not among its other names)."""
+        if self._options.get("discard_draw") != DiscardDraw.TOP_OR_DEEP:
+            return new_discards
+        turn = (cur.get("number"), player)
+        if self._turn_top is None or self._turn_top[:2] != turn:
+            self._turn_top = (*turn, new_discards[0]) if new_discards else None
+            return new_discards
+        first = self._turn_top[2]
+        if not new_discards or new_discards[0] == first or first in snap.table_cards() or known[first]:
+            return new_discards
+        x = new_discards[0]
+        if first in {a for a, _p in snap.alternatives.get(x, ())} or x in {a for a, _p in snap.alternatives.get(first, ())}:
+            return new_discards
+        return [first]
 
     def _taken_from_pile(self, pile: list[str], seen: tuple[str, ...]) -> list[str]:
         """The cards off the top of the pile that are no longer there (deepest first): the top card, or where
