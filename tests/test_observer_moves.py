@@ -435,3 +435,23 @@ def test_a_card_first_misread_on_a_spread_pile_is_not_the_discard():
     o.observe(TableSnapshot(discard=look.discard, players=look.players, alternatives={"6C": (("8C", 0.3),)}))
     o.reject(q["id"])
     assert events(o)[-1] == {"type": "discard", "player": "Ana", "card": "6C"}
+
+
+def test_a_card_corrected_in_a_meld_keeps_its_name_there_not_on_the_pile():
+    """Rummy 500 hand 2 of the model's evaluation (stop 28): the camera reads the AC of Ana's meld as the 4C and
+    the players correct it. Later the real 4C is discarded: on the pile it is the 4C, a discard, while Ana's
+    meld card still read 4C stays her AC (before, the pile's 4C was read as the AC and the discard was lost)."""
+    P = ["Ana", "Ben"]
+    o = Observer(Match({"type": "match", "rules": "rummy500", "players": P}), "Ana")
+    o.observe(snap(P, ["5H"]))
+    o.observe(snap(P, ["5H", "9D"]))  # Ben: stock, the 9D
+    look = snap(P, ["5H", "9D", "KD"], Ana=[["4C", "2C", "3C"]])  # Ana melds (her AC read 4C) and discards
+    o.observe(TableSnapshot(discard=look.discard, players=look.players, confidence={"4C": 0.3}))
+    [q] = o.pending()
+    assert q["event"]["cards"] == ["4C", "2C", "3C"]
+    assert o.correct(q["id"], {"type": "meld", "player": "Ana", "cards": ["AC", "2C", "3C"]})["ok"]
+    assert events(o)[-1] == {"type": "discard", "player": "Ana", "card": "KD"}
+    # Ben draws and discards the 4C; Ana's AC is still read 4C
+    o.observe(snap(P, ["5H", "9D", "KD", "4C"], Ana=[["4C", "2C", "3C"]]))
+    assert events(o)[-2:] == [{"type": "draw", "player": "Ben", "from": "stock"},
+                              {"type": "discard", "player": "Ben", "card": "4C"}]

@@ -141,6 +141,7 @@ class Observer:
         self._options: dict = {}  # the match's rule options (public_state()["options"])
         self._declined_end = None  # the turn whose "end the hand on the empty stock?" was answered no
         self._aliases: dict[str, str] = {}  # camera's name -> the players' name, for cards they corrected
+        self._off_pile: set[str] = set()  # of those, the names corrected in a player's zone: not read so on the pile
         self._short_key, self._short_looks = None, 0  # a hand shown with cards missing, and how long
         self._joker_memo: dict = {}  # the legal declarations of a joker in a play (this turn's)
         self._snaps = 0  # snapshots seen
@@ -167,20 +168,40 @@ class Observer:
             self._arrived.setdefault(c, self._snaps)
 
     def _renamed(self, snap: TableSnapshot) -> TableSnapshot:
-        """The snapshot with the players' names for the cards they corrected (forgotten once off the table)."""
+        """The snapshot with the players' names for the cards they corrected (forgotten once off the table).
+        A card corrected in a player's zone keeps its new name there, not on the pile: a card the camera names
+        so on the pile is another (Rummy 500 hand 2: the AC of a meld read 4C, corrected; then the real 4C is
+        discarded, and read as the AC it was not a discard)."""
         if not self._aliases:
             return snap
-        present = snap.table_cards()
-        self._aliases = {a: b for a, b in self._aliases.items() if a in present}
+        in_zones = {c for gs in snap.players.values() for g in gs for c in g.cards}
+        self._aliases = {a: b for a, b in self._aliases.items()
+                         if a in in_zones or (a not in self._off_pile and a in snap.discard)}
+        self._off_pile &= set(self._aliases)
         if not self._aliases:
             return snap
         a = self._aliases
+        on_pile = {k: v for k, v in a.items() if k not in self._off_pile}
         players = {p: tuple(Group(tuple(a.get(c, c) for c in g.cards), g.box) for g in gs)
                    for p, gs in snap.players.items()}
         conf = {a.get(c, c): v for c, v in snap.confidence.items()}
+        for c in snap.discard:
+            if c not in on_pile and c in snap.confidence:
+                conf[c] = snap.confidence[c]  # the pile's own card of that name
         for c in a.values():
             conf[c] = 1.0  # the players' word
-        return replace(snap, discard=tuple(a.get(c, c) for c in snap.discard), players=players, confidence=conf)
+        return replace(snap, discard=tuple(on_pile.get(c, c) for c in snap.discard), players=players, confidence=conf)
+
+    def _alias(self, pairs) -> None:
+        """The players named the camera's cards otherwise (camera's name, players' name): read so from now on."""
+        raw = self._raw
+        for wrong, right in pairs:
+            self._aliases[wrong] = right
+            if raw is not None and wrong not in raw.discard and any(
+                    wrong in g.cards for gs in raw.players.values() for g in gs):
+                self._off_pile.add(wrong)
+            else:
+                self._off_pile.discard(wrong)
 
     def pending(self) -> list[dict]:
         with self._lock:
@@ -217,7 +238,7 @@ class Observer:
             wrong = [c for c in seen if c not in said]
             right = [c for c in said if c not in seen]
             if len(wrong) == len(right) and wrong:
-                self._aliases.update(zip(wrong, right, strict=True))
+                self._alias(zip(wrong, right, strict=True))
                 if self._raw is not None:
                     self._last = self._renamed(self._raw)
             out = self._apply(fixed, proposed_id=pid)
@@ -272,7 +293,7 @@ class Observer:
             self._turn_top = None  # the turn is over
         if v.ok and cand.renames:
             # the camera's names the play was completed from: read by the play's names while they stay
-            self._aliases.update(cand.renames)
+            self._alias(cand.renames)
             if self._raw is not None:
                 self._last = self._renamed(self._raw)
         return self._emit(out)
