@@ -455,3 +455,48 @@ def test_a_card_corrected_in_a_meld_keeps_its_name_there_not_on_the_pile():
     o.observe(snap(P, ["5H", "9D", "KD", "4C"], Ana=[["4C", "2C", "3C"]]))
     assert events(o)[-2:] == [{"type": "draw", "player": "Ben", "from": "stock"},
                               {"type": "discard", "player": "Ben", "card": "4C"}]
+
+
+def test_a_deep_pickup_discarded_again_while_the_next_player_discards_on_it_in_rummy500():
+    """Rummy 500 hand 1 of the model's evaluation (stop 28): Ben takes the pile down to the 4D, lays out 5D 4D
+    and a 3D the camera cannot see, and discards the JD he took with them; while the question waits, Cleo
+    draws and discards the JH on it. The JD under the JH is still Ben's discard (the card first seen on top),
+    the pickup still a deep one, and the JH Cleo's."""
+    P = ["Ana", "Ben", "Cleo"]
+    o = Observer(Match({"type": "match", "rules": "rummy500", "players": P}), "Ana")
+    o.observe(snap(P, ["2S"]))
+    o.observe(snap(P, ["2S", "4D"]))  # Ben: stock, the 4D
+    o.observe(snap(P, ["2S", "4D", "JD"]))  # Cleo: the JD
+    o.observe(snap(P, ["2S", "4D", "JD", "5D"]))  # Ana: the 5D
+    o.observe(snap(P, ["2S", "JD"], Ben=[["5D", "4D"]]))
+    [q] = o.pending()
+    assert q["event"] == {"type": "meld", "player": "Ben", "cards": ["5D", "4D", "3D"]}
+    assert events(o)[-1] == {"type": "draw", "player": "Ben", "from": "discard", "card": "4D"}
+    o.observe(snap(P, ["2S", "JD", "JH"], Ben=[["5D", "4D"]]))  # Cleo discards on it before the answer
+    assert o.confirm(q["id"])["ok"]
+    assert events(o)[-4:] == [{"type": "meld", "player": "Ben", "cards": ["3D", "4D", "5D"]},
+                              {"type": "discard", "player": "Ben", "card": "JD"},
+                              {"type": "draw", "player": "Cleo", "from": "stock"},
+                              {"type": "discard", "player": "Cleo", "card": "JH"}]
+
+
+def test_a_waiting_deep_pickup_is_still_read_when_the_next_player_discards_on_it_in_rummy500():
+    """The same, with the camera still looking again before it asks (`patience`): the draw waits with the
+    question, so the pickup is read from a pile that has the JH on top of the JD taken and discarded again."""
+    P = ["Ana", "Ben", "Cleo"]
+    o = Observer(Match({"type": "match", "rules": "rummy500", "players": P}), "Ana", patience=2)
+    for pile in (["2S"], ["2S", "4D"], ["2S", "4D", "JD"], ["2S", "4D", "JD", "5D"]):
+        for _ in range(3):
+            o.observe(snap(P, pile))
+    o.observe(snap(P, ["2S", "JD"], Ben=[["5D", "4D"]]))  # looked at again before it is asked
+    assert o.pending() == [] and o.waiting
+    for _ in range(3):
+        o.observe(snap(P, ["2S", "JD", "JH"], Ben=[["5D", "4D"]]))
+    [q] = o.pending()
+    assert q["event"] == {"type": "meld", "player": "Ben", "cards": ["5D", "4D", "3D"]}
+    assert o.confirm(q["id"])["ok"]
+    assert events(o)[-5:] == [{"type": "draw", "player": "Ben", "from": "discard", "card": "4D"},
+                              {"type": "meld", "player": "Ben", "cards": ["3D", "4D", "5D"]},
+                              {"type": "discard", "player": "Ben", "card": "JD"},
+                              {"type": "draw", "player": "Cleo", "from": "stock"},
+                              {"type": "discard", "player": "Cleo", "card": "JH"}]

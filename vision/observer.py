@@ -792,9 +792,10 @@ class Observer:
     def _spread_discard(self, snap: TableSnapshot, cur: dict, player: str, new_discards: list[str],
                         known: Counter) -> list[str]:
         """On a spread pile (Rummy 500) the turn's discard is the first new card seen on top this turn: while the
-        turn waits on a question, the next player may draw and discard, and the camera, losing the covered card
-        for a moment, sees only the newer one on top. The first card stands when it is gone from the table and the
-        card on top now is not a reading of the same card (not among its other names)."""
+        turn waits on a question, the next player may draw and discard on it, and the camera sees the newer card
+        on top, the first one under it or, losing it a moment, not at all. The first card stands when it is in no
+        player's zone, and it came before the card on top now, which is not a reading of the same card (not among
+        its other names)."""
         if self._options.get("discard_draw") != DiscardDraw.TOP_OR_DEEP:
             return new_discards
         turn = (cur.get("number"), player)
@@ -802,9 +803,12 @@ class Observer:
             self._turn_top = (*turn, new_discards[0]) if new_discards else None
             return new_discards
         first = self._turn_top[2]
-        if not new_discards or new_discards[0] == first or first in snap.table_cards() or known[first]:
+        if not new_discards or new_discards[0] == first or known[first] or first in {
+                c for gs in snap.players.values() for g in gs for c in g.cards}:
             return new_discards
         x = new_discards[0]
+        if first in snap.discard and self._arrived.get(first, 0) >= self._arrived.get(x, 0):
+            return new_discards  # both on the pile: the one seen first is the turn's, if it came first
         if first in {a for a, _p in snap.alternatives.get(x, ())} or x in {a for a, _p in snap.alternatives.get(first, ())}:
             return new_discards
         return [first]
@@ -826,7 +830,8 @@ class Observer:
         """A deep pickup whose top card is back on the pile (Rummy 500: the player discarded one of the cards
         taken, and the camera saw the pile only after): cards under the top have left the pile for the current
         player's zone. The cards from the deepest of them up (deepest first), or none; only when every card
-        above it is gone from the pile but the one on top again."""
+        above it is gone from the pile but one, on top again (or under cards new to the pile: the next player
+        discarded on it while this turn waited on a question)."""
         if self._options.get("discard_draw") != DiscardDraw.TOP_OR_DEEP or len(pile) < 2:
             return []
         on_pile = set(snap.discard)
@@ -836,7 +841,11 @@ class Observer:
             return []
         taken = pile[moved[0]:]
         back = [c for c in taken if c in on_pile]
-        if len(back) > 1 or (back and back[0] != snap.discard[-1]):
+        if len(back) > 1:
+            return []
+        # the card back on the pile lies on top, or under cards new to the pile only (the next player's discard)
+        above = snap.discard[len(snap.discard) - snap.discard[::-1].index(back[0]):] if back else ()
+        if any(c in pile for c in above):
             return []
         return taken
 
