@@ -830,8 +830,9 @@ class Observer:
         """A deep pickup whose top card is back on the pile (Rummy 500: the player discarded one of the cards
         taken, and the camera saw the pile only after): cards under the top have left the pile for the current
         player's zone. The cards from the deepest of them up (deepest first), or none; only when every card
-        above it is gone from the pile but one, on top again (or under cards new to the pile: the next player
-        discarded on it while this turn waited on a question)."""
+        above it is gone from the pile but one, on top again (or, when it was the first card seen on top this
+        turn, under cards new to the pile: the next player discarded on it while this turn waited on a
+        question)."""
         if self._options.get("discard_draw") != DiscardDraw.TOP_OR_DEEP or len(pile) < 2:
             return []
         on_pile = set(snap.discard)
@@ -843,10 +844,12 @@ class Observer:
         back = [c for c in taken if c in on_pile]
         if len(back) > 1:
             return []
-        # the card back on the pile lies on top, or under cards new to the pile only (the next player's discard)
-        above = snap.discard[len(snap.discard) - snap.discard[::-1].index(back[0]):] if back else ()
-        if any(c in pile for c in above):
-            return []
+        # the card back on the pile lies on top, or, seen on top first this turn, under cards new to the pile
+        # only (the next player's discard)
+        if back and back[0] != snap.discard[-1]:
+            above = snap.discard[len(snap.discard) - snap.discard[::-1].index(back[0]):]
+            if self._turn_top != (self._hand, player, back[0]) or any(c in pile for c in above):
+                return []
         return taken
 
     def _face_down_last(self, snap: TableSnapshot, cur: dict, player: str, plays: list[_Candidate]) -> bool:
