@@ -500,3 +500,23 @@ def test_a_waiting_deep_pickup_is_still_read_when_the_next_player_discards_on_it
                               {"type": "discard", "player": "Ben", "card": "JD"},
                               {"type": "draw", "player": "Cleo", "from": "stock"},
                               {"type": "discard", "player": "Cleo", "card": "JH"}]
+
+
+def test_a_refused_discard_first_seen_on_a_spread_pile_is_not_sent_again():
+    """Offline (`track`, nobody to answer), a discard the referee refuses (the deep card taken not used yet,
+    R500-4) is reported once: the card first seen on top is not proposed again when a newer one covers it."""
+    P = ["Ana", "Ben"]
+    o = Observer(Match({"type": "match", "rules": "rummy500", "players": P}), "Ana", auto_confirm=True)
+    o.observe(snap(P, ["5C"]))
+    o.observe(snap(P, ["5C", "10C"]))  # Ben: the 10C
+    o.observe(snap(P, ["5C", "10C", "QC"]))  # Ana: the QC
+    o.observe(snap(P, ["5C", "10C", "QC", "4D"]))  # Ben: the 4D
+    # Ana takes the pile down to the 10C, lays it out with the 10S (the third card unseen) and discards the QC
+    o.observe(snap(P, ["5C", "QC"], Ana=[["10C", "10S"]]))
+    assert events(o)[-1] == {"type": "draw", "player": "Ana", "from": "discard", "card": "10C"}
+    refused = [x for x in o.outcomes if not x["ok"]]
+    assert [x["event"] for x in refused] == [{"type": "discard", "player": "Ana", "card": "QC"}]
+    assert refused[0]["code"] == "deep_card_unused"
+    for _ in range(3):  # the QC hidden under the next card on the pile
+        o.observe(snap(P, ["5C", "JH"], Ana=[["10C", "10S"]]))
+    assert sum(1 for x in o.outcomes if not x["ok"] and x["event"].get("card") == "QC") == 1

@@ -291,6 +291,8 @@ class Observer:
             self._dispute(cand)
         if v.ok and cand.event.get("type") == "discard":
             self._turn_top = None  # the turn is over
+        elif cand.event.get("type") == "discard" and self._turn_top and self._turn_top[2] == cand.event.get("card"):
+            self._turn_top = (*self._turn_top[:2], None)  # refused: not proposed again this turn
         if v.ok and cand.renames:
             # the camera's names the play was completed from: read by the play's names while they stay
             self._alias(cand.renames)
@@ -803,7 +805,7 @@ class Observer:
             self._turn_top = (*turn, new_discards[0]) if new_discards else None
             return new_discards
         first = self._turn_top[2]
-        if not new_discards or new_discards[0] == first or known[first] or first in {
+        if first is None or not new_discards or new_discards[0] == first or known[first] or first in {
                 c for gs in snap.players.values() for g in gs for c in g.cards}:
             return new_discards
         x = new_discards[0]
