@@ -174,7 +174,7 @@ class Observer:
         discarded, and read as the AC it was not a discard)."""
         if not self._aliases:
             return snap
-        in_zones = {c for gs in snap.players.values() for g in gs for c in g.cards}
+        in_zones = snap.zone_cards()
         self._aliases = {a: b for a, b in self._aliases.items()
                          if a in in_zones or (a not in self._off_pile and a in snap.discard)}
         self._off_pile &= set(self._aliases)
@@ -184,12 +184,7 @@ class Observer:
         on_pile = {k: v for k, v in a.items() if k not in self._off_pile}
         players = {p: tuple(Group(tuple(a.get(c, c) for c in g.cards), g.box) for g in gs)
                    for p, gs in snap.players.items()}
-        conf = {a.get(c, c): v for c, v in snap.confidence.items()}
-        for c in snap.discard:
-            if c not in on_pile and c in snap.confidence:
-                conf[c] = snap.confidence[c]  # the pile's own card of that name
-        for c in a.values():
-            conf[c] = 1.0  # the players' word
+        conf = dict(snap.confidence) | dict.fromkeys(a.values(), 1.0)  # the players' word
         return replace(snap, discard=tuple(on_pile.get(c, c) for c in snap.discard), players=players, confidence=conf)
 
     def _alias(self, pairs) -> None:
@@ -197,8 +192,7 @@ class Observer:
         raw = self._raw
         for wrong, right in pairs:
             self._aliases[wrong] = right
-            if raw is not None and wrong not in raw.discard and any(
-                    wrong in g.cards for gs in raw.players.values() for g in gs):
+            if raw is not None and wrong not in raw.discard and wrong in raw.zone_cards():
                 self._off_pile.add(wrong)
             else:
                 self._off_pile.discard(wrong)
@@ -805,8 +799,8 @@ class Observer:
             self._turn_top = (*turn, new_discards[0]) if new_discards else None
             return new_discards
         first = self._turn_top[2]
-        if first is None or not new_discards or new_discards[0] == first or known[first] or first in {
-                c for gs in snap.players.values() for g in gs for c in g.cards}:
+        if first is None or not new_discards or new_discards[0] == first or known[first] \
+                or first in snap.zone_cards():
             return new_discards
         x = new_discards[0]
         if first in snap.discard and self._arrived.get(first, 0) >= self._arrived.get(x, 0):

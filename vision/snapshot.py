@@ -55,13 +55,13 @@ class TableSnapshot:
     def player_cards(self, name: str) -> frozenset[str]:
         return frozenset(c for g in self.players.get(name, ()) for c in g.cards)
 
+    def zone_cards(self) -> frozenset[str]:
+        """Every face-up card in a player's zone."""
+        return frozenset(c for groups in self.players.values() for g in groups for c in g.cards)
+
     def table_cards(self) -> frozenset[str]:
         """Every face-up card in the discard pile or a player's zone."""
-        out = set(self.discard)
-        for groups in self.players.values():
-            for g in groups:
-                out.update(g.cards)
-        return frozenset(out)
+        return self.zone_cards() | frozenset(self.discard)
 
     def is_empty(self) -> bool:
         return not self.discard and not any(self.players.values())
