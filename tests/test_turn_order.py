@@ -139,3 +139,46 @@ def test_offline_the_wait_is_for_a_still_table():
     assert o.waiting  # the second look of a still table
     o.observe(snap(["5D"], conf={"9S": 0.5}, Ben=[["9H", "9D", "9S"]]))
     assert not o.waiting and o.referee.events[-1]["type"] == "meld"
+
+
+def test_a_renamed_lay_off_answered_no_is_not_asked_again():
+    """The camera reads a card laid on Ben's meld as 7C, which the rules refuse there; its runner-up 6C fits, so
+    the players are asked "is it 6C?".  They answer No: the camera's own card (7C) is set aside with the name
+    asked about, so the same question does not come back on every snapshot (basic hand 1 asked it 30 times)."""
+    o = Observer(Match(MATCH), "Ana")
+    ben_melded(o)
+    look = snap(["5D", "QC"], conf={"7C": 0.6}, alts={"7C": (("6C", 0.3),)}, Ben=[["3C", "4C", "5C", "7C"]])
+    o.observe(look)
+    [p] = o.pending()
+    assert p["event"]["type"] == "lay_off" and p["event"]["cards"] == ["6C"]
+    assert o.reject(p["id"])
+    for _ in range(3):
+        o.observe(look)
+        assert o.pending() == []
+    assert kinds(o, 4) == [("draw", "Cleo", (None,))]
+
+
+def placed(discard=(), conf=None, alts=None, boxes=None, **zones):
+    return TableSnapshot(**{**snap(discard, conf, alts, **zones).__dict__, "boxes": boxes or {}})
+
+
+def test_a_corrected_name_stays_with_the_card_the_players_corrected():
+    """Ben's 4C is read 6C when he melds; the players confirm 3C 4C 5C, so the camera's 6C there is the 4C from
+    then on.  Cleo then lays the real 6C on the end of the run: the camera's 6C now lies elsewhere, and is the
+    lay-off, not the 4C read again (basic hand 1 lost the lay-off and every later one on that meld)."""
+    o = Observer(Match(MATCH), "Ana")
+    at = {"3C": (100, 100, 120, 140), "6C": (130, 100, 150, 140), "5C": (160, 100, 180, 140)}
+    o.observe(placed(["5D"]))
+    o.observe(placed(["5D"], conf={"6C": 0.6}, alts={"6C": (("4C", 0.35),)}, boxes=at, Ben=[["3C", "6C", "5C"]]))
+    [p] = o.pending()
+    assert p["event"]["cards"] == ["3C", "4C", "5C"]
+    assert o.confirm(p["id"])["ok"]
+    o.observe(placed(["5D", "QC"], boxes=at, Ben=[["3C", "6C", "5C"]]))
+    assert kinds(o) == [("draw", "Ben", (None,)), ("meld", "Ben", ("3C", "4C", "5C")), ("discard", "Ben", ("QC",))]
+    # the corrected card read 6C again where it lies: still the 4C, nothing new
+    o.observe(placed(["5D", "QC"], boxes=at, Ben=[["3C", "6C", "5C"]]))
+    assert len(o.referee.events) == 4 and not o.pending()
+    # the real 6C laid beyond the 5C while the 4C is not seen: a lay-off
+    later = {"3C": at["3C"], "5C": at["5C"], "6C": (190, 100, 210, 140)}
+    o.observe(placed(["5D", "QC"], boxes=later, Ben=[["3C", "5C", "6C"]]))
+    assert kinds(o, 4) == [("draw", "Cleo", (None,)), ("lay_off", "Cleo", ("6C",))]

@@ -53,10 +53,9 @@ def compare_logs(inferred: list[str], expected: list[str]) -> dict:
 
 def _inside(box, region, pad: float = 4.0) -> bool:
     """Whether `box`'s centre lies in `region` (widened by `pad` pixels)."""
-    from vision.geometry import center
+    from vision.geometry import centre_in
 
-    cx, cy = center(box)
-    return region[0] - pad <= cx <= region[2] + pad and region[1] - pad <= cy <= region[3] + pad
+    return centre_in(box, region, pad)
 
 
 class TruthfulTable:

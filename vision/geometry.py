@@ -17,6 +17,12 @@ def size(b: Sequence[float]) -> float:
     return max(b[2] - b[0], b[3] - b[1])
 
 
+def centre_in(box: Sequence[float], region: Sequence[float], pad: float = 0.0) -> bool:
+    """Whether `box`'s centre lies in `region` (widened by `pad` pixels on each side)."""
+    cx, cy = center(box)
+    return region[0] - pad <= cx <= region[2] + pad and region[1] - pad <= cy <= region[3] + pad
+
+
 def distance(a: Sequence[float], b: Sequence[float]) -> float:
     """Between the centres."""
     (ax, ay), (bx, by) = center(a), center(b)

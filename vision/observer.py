@@ -50,7 +50,7 @@ from dataclasses import dataclass, replace
 from referee import Phase
 from referee.cards import ALL_CARDS
 from referee.options import DiscardDraw, Scoring
-from vision.geometry import union
+from vision.geometry import centre_in, union
 from vision.interfaces import Outcome, Referee
 from vision.layout import DISCARD
 from vision.snapshot import Group, TableSnapshot
@@ -65,6 +65,12 @@ def _physical(card: str) -> str:
 def _unknown(card: str) -> bool:
     """A card the camera found and could not name: "?" and its track's number ("?12")."""
     return card.startswith(UNKNOWN)
+
+
+def _same_place(box, at, pad: float = 4.0) -> bool:
+    """Whether two boxes are of one card: the centre of one lies in the other (`pad` pixels wider).  A card seen
+    by one index and then by both keeps the index's place inside its box; a neighbour in a fan does not."""
+    return centre_in(box, at, pad) or centre_in(at, box, pad)
 
 
 def _box_json(box) -> list[float]:
@@ -142,6 +148,7 @@ class Observer:
         self._declined_end = None  # the turn whose "end the hand on the empty stock?" was answered no
         self._aliases: dict[str, str] = {}  # camera's name -> the players' name, for cards they corrected
         self._off_pile: set[str] = set()  # of those, the names corrected in a player's zone: not read so on the pile
+        self._alias_at: dict[str, tuple] = {}  # of those, where the corrected card lay (its box), where known
         self._short_key, self._short_looks = None, 0  # a hand shown with cards missing, and how long
         self._joker_memo: dict = {}  # the legal declarations of a joker in a play (this turn's)
         self._snaps = 0  # snapshots seen
@@ -171,27 +178,49 @@ class Observer:
         """The snapshot with the players' names for the cards they corrected (forgotten once off the table).
         A card corrected in a player's zone keeps its new name there, not on the pile: a card the camera names
         so on the pile is another (Rummy 500 hand 2: the AC of a meld read 4C, corrected; then the real 4C is
-        discarded, and read as the AC it was not a discard)."""
+        discarded, and read as the AC it was not a discard).  Where the snapshots say where cards lie (`boxes`),
+        the new name stays with the card where the players corrected it: a card the camera names so elsewhere,
+        or while it names the corrected card right, is another card (one deck holds each card once)."""
         if not self._aliases:
             return snap
         in_zones = snap.zone_cards()
         self._aliases = {a: b for a, b in self._aliases.items()
                          if a in in_zones or (a not in self._off_pile and a in snap.discard)}
         self._off_pile &= set(self._aliases)
+        self._alias_at = {k: v for k, v in self._alias_at.items() if k in self._aliases}
         if not self._aliases:
             return snap
-        a = self._aliases
+        a = {}
+        one_deck = int(self._options.get("decks") or 1) == 1
+        seen = snap.table_cards() if one_deck else frozenset()  # with two decks the other copy may be seen
+        for wrong, right in self._aliases.items():
+            at, box = self._alias_at.get(wrong), snap.boxes.get(wrong)
+            if at is not None and box is not None and (right in seen or not _same_place(box, at)):
+                # a card the camera names so away from where the corrected one lay, or while it reads that one
+                # right, is another card (the real 9C laid on the meld whose 7C, read 9C, the players corrected:
+                # basic hand 1 lost the lay-off and every later one on that meld)
+                continue
+            a[wrong] = right
+        if not a:
+            return snap
         on_pile = {k: v for k, v in a.items() if k not in self._off_pile}
         players = {p: tuple(Group(tuple(a.get(c, c) for c in g.cards), g.box) for g in gs)
                    for p, gs in snap.players.items()}
         conf = dict(snap.confidence) | dict.fromkeys(a.values(), 1.0)  # the players' word
-        return replace(snap, discard=tuple(on_pile.get(c, c) for c in snap.discard), players=players, confidence=conf)
+        boxes = {k: v for k, v in snap.boxes.items() if k not in a} | {a[k]: v for k, v in snap.boxes.items() if k in a}
+        return replace(snap, discard=tuple(on_pile.get(c, c) for c in snap.discard), players=players, confidence=conf,
+                       boxes=boxes)
 
     def _alias(self, pairs) -> None:
         """The players named the camera's cards otherwise (camera's name, players' name): read so from now on."""
         raw = self._raw
         for wrong, right in pairs:
             self._aliases[wrong] = right
+            box = raw.boxes.get(wrong) if raw is not None else None
+            if box is not None:
+                self._alias_at[wrong] = box
+            else:
+                self._alias_at.pop(wrong, None)
             if raw is not None and wrong not in raw.discard and wrong in raw.zone_cards():
                 self._off_pile.add(wrong)
             else:
@@ -255,10 +284,14 @@ class Observer:
 
     # ---- internals -------------------------------------------------------------------------------
     def _dispute(self, cand: _Candidate) -> None:
-        """Sets the cards of a refused or rejected event aside (and a lay-off's on its meld, for the hand)."""
-        self._disputed.update(cand.cards)
+        """Sets the cards of a refused or rejected event aside (and a lay-off's on its meld, for the hand).  A
+        question that renamed the camera's cards (`_complete`) sets the camera's names aside too: those are the
+        cards the camera goes on seeing, and the same question would come back on every snapshot (basic hand 1:
+        "is it 9C?" for the camera's 7C, answered No 30 times)."""
+        cards = {*cand.cards, *(camera for camera, _said in cand.renames)}
+        self._disputed.update(cards)
         if cand.event.get("type") == "lay_off" and isinstance(cand.event.get("meld"), int):
-            for c in cand.cards:
+            for c in cards:
                 self._disputed_on.setdefault(c, set()).add(cand.event["meld"])
 
     def _take(self, pid: int) -> _Candidate | None:

@@ -47,6 +47,9 @@ class TableSnapshot:
     # card -> the other names it may carry, best first (the vote's runners-up; the observer tries them when the
     # camera's names make a play the rules refuse)
     alternatives: dict[str, tuple[tuple[str, float], ...]] = field(default_factory=dict)
+    # card -> its box in the frame (pixels, the union of its corner indices seen), where known: tells two cards of
+    # one name apart by where they lie (the observer's corrected names stay with the card the players corrected)
+    boxes: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
 
     @property
     def discard_top(self) -> str | None:
@@ -200,5 +203,6 @@ def build_snapshot(dets: Iterable[CardDetection], layout: Layout, mapper: FrameM
     for d in by_zone.get(STOCK, []):  # a face-up card on the stock: treat as outside the game zones
         outside.append(d.card)
     alts = {d.card: tuple(d.alternatives) for d in dets if d.card != BACK and d.alternatives}
+    boxes = {d.card: tuple(float(v) for v in d.box) for d in dets if d.card != BACK}
     return TableSnapshot(discard=discard, players=players, confidence=conf, backs=backs, outside=tuple(outside),
-                         alternatives=alts)
+                         alternatives=alts, boxes=boxes)
