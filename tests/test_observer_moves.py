@@ -353,6 +353,28 @@ def test_a_deep_pickup_melded_with_a_card_the_camera_cannot_see_is_asked_about_i
     assert o.referee.public_state()["current"]["discard"] == ["5C", "2C"]
 
 
+def test_the_unseen_card_of_a_deep_pickups_meld_is_the_deep_card_in_rummy500():
+    """Rummy 500 hand 2 (stop 29): Ben takes the pile down to the KD (KD KC KH) and melds the three kings, the
+    KD's index under the others: the camera sees KC KH.  The card taken and seen nowhere is the one proposed
+    ("is the meld KC KH KD?"), and the draw is from the KD: proposed as any other king (KS), the players said
+    No, the draw stayed a pickup of the KC, and every discard after it was refused (the deep card unused)."""
+    P = ["Ana", "Ben"]
+    o = Observer(Match({"type": "match", "rules": "rummy500", "players": P}), "Ana")
+    o.observe(snap(P, ["JS"]))
+    o.observe(snap(P, ["JS", "KD"]))  # Ben: stock, discards the KD
+    o.observe(snap(P, ["JS", "KD", "KC"]))  # Ana: stock, discards the KC
+    o.observe(snap(P, ["JS", "KD", "KC", "KH"]))  # Ben: stock, discards the KH
+    o.observe(snap(P, ["JS", "KD", "KC", "KH", "2C"]))  # Ana: stock, discards the 2C
+    out = o.observe(snap(P, ["JS", "9S"], Ben=[["KC", "KH"]]))
+    assert out[0]["event"] == {"type": "draw", "player": "Ben", "from": "discard", "card": "KD"}
+    [p] = o.pending()
+    assert p["event"] == {"type": "meld", "player": "Ben", "cards": ["KC", "KH", "KD"]}
+    assert o.confirm(p["id"])["ok"]
+    o.observe(snap(P, ["JS", "9S"], Ben=[["KC", "KH"]]))
+    assert events(o)[-1] == {"type": "discard", "player": "Ben", "card": "9S"}
+    assert o.referee.public_state()["current"]["hand_counts"]["Ben"] == 13 + 4 - 3 - 1  # KD KC KH 2C taken
+
+
 def test_two_new_cards_that_lay_off_are_no_question_in_rummy500():
     """The same question is not asked about two cards in one's own zone that are a lay-off on a meld."""
     P = ["Ana", "Ben"]

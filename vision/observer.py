@@ -655,7 +655,15 @@ class Observer:
                         set(new) <= set(c.cards) for c in plays):
                     short = _Candidate({"type": "meld", "player": player, "cards": [*new, UNKNOWN]}, 0.0, "",
                                        (*new, UNKNOWN), region=box)
-                    named = self._complete(snap, short, known)
+                    # a card taken from the pile this turn and seen nowhere now is the likeliest one: it lies in
+                    # the meld, its index under the others (Rummy 500 hand 2: KD taken deep with KC KH, the meld
+                    # KC KD KH read as KC KH; asked "KC KH KS?" the players said No and the turn never ended)
+                    # (after the draw: the card the referee says the player must still use)
+                    pool = taken if phase == Phase.DRAW else [c for c in [cur.get("must_use")] if c]
+                    hidden = [c for c in pool if c not in snap.table_cards() and c not in new and self._legal(
+                        {"type": "meld", "player": player, "cards": [*new, c]})]
+                    named = (_Candidate(dict(short.event, cards=[*new, hidden[0]]), 0.0, "", (*new, hidden[0]),
+                                        region=box) if hidden else self._complete(snap, short, known))
                     if UNKNOWN not in named.cards:
                         named.reason = (f"{player} laid down {' '.join(new)} and a card the camera could not see: "
                                         f"is the meld {' '.join(named.event['cards'])}?")
