@@ -94,6 +94,28 @@ def test_views_read_shifted_and_scaled_framings(tmp_path):
     assert np.allclose(p, np.mean(each, 0), atol=1e-5)
 
 
+def test_a_table_read_at_its_own_size_uses_the_table_views(tmp_path):
+    """`table_views` frame the crops when the table pipeline reads a camera's frames (`Detector.table_imgsz`);
+    a still photo keeps the plain reading."""
+    import torch
+
+    from vision.detector import MODELS_DIR, Detector
+
+    cfg = dict(CONFIGS["v1"], tta=False, table_views=[[0, 0, 0.9]])
+    torch.save({"config": cfg, "state_dict": build_model(cfg).state_dict()}, tmp_path / "cls.pt")
+    det = Detector(MODELS_DIR / "cards-yolo.pt", backend="torch", classifier=tmp_path / "cls.pt")
+    assert det.classifier.view_boxes([(10, 20, 30, 60)], [[0, 0, 0.9]]) == [[(11.0, 22.0, 29.0, 58.0)]]
+    seen = []
+    real = det.classifier.probabilities
+    det.classifier.probabilities = lambda img, boxes, tta=None, views=None: seen.append(views) or real(img, boxes,
+                                                                                                      tta, views)
+    det._impl.corners = lambda img, imgsz, conf: [("corner", 0.9, (100.0, 40.0, 130.0, 100.0), None)]
+    det.candidates(_marked_image())
+    det.table_imgsz = 800
+    det.candidates(_marked_image())
+    assert seen == [None, [[0, 0, 0.9]]]
+
+
 def test_detector_takes_the_threshold_stored_with_the_classifier(tmp_path):
     import torch
 

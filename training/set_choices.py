@@ -32,6 +32,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("weights", help="classifier .pt (bare state dict = v1, or {config, state_dict})")
     ap.add_argument("--out", required=True, help="output path without suffix")
     ap.add_argument("--views", default=None)
+    ap.add_argument("--table-views", default=None,
+                    help="the views read when the table pipeline reads a camera's frames (Detector.table_imgsz); "
+                         "'none' removes them")
     ap.add_argument("--tta", action=argparse.BooleanOptionalAction, default=None, help="also read each crop turned 180°")
     ap.add_argument("--tta-r4", action="store_true", help="read each crop at all four quarter turns (tta = \"r4\")")
     ap.add_argument("--tta-below", type=float, default=None,
@@ -46,6 +49,11 @@ def main(argv: list[str] | None = None) -> int:
     cfg, state = load_checkpoint(args.weights)
     if args.views is not None:
         cfg["views"] = parse_views(args.views)
+    if args.table_views is not None:
+        if args.table_views.strip().lower() == "none":
+            cfg.pop("table_views", None)
+        else:
+            cfg["table_views"] = parse_views(args.table_views)
     if args.tta is not None:
         cfg["tta"] = args.tta
     if args.tta_r4:

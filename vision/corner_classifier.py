@@ -19,8 +19,9 @@ The .pt file holds {"config": ..., "state_dict": ...} (a bare state dict is a v1
 .onnx export keeps the config as JSON in its metadata ("crop_config").  BGR, /255.  Test-time
 choices live in the same config (training/set_choices.py): "tta" (also read the crop turned 180°, or
 "r4": at every quarter turn; "tta_below" and "tta_turns" say which boxes and which turns),
-"views" (extra framings of each box, [dx, dy, scale], probabilities averaged) and "conf" (the card
-threshold `Detector` uses unless given one) — chosen on validation data, see models/MODEL.md.
+"views" (extra framings of each box, [dx, dy, scale], probabilities averaged), "table_views" (the framings
+read instead when a table pipeline reads a camera's frames at up to `Detector.table_imgsz`) and "conf" (the
+card threshold `Detector` uses unless given one) — chosen on validation data, see models/MODEL.md.
 """
 
 from __future__ import annotations
@@ -161,11 +162,11 @@ class CornerClassifier:
         c = self.config
         return [crop(img, b, c["size"], c["margin"], c["square"]) for b in boxes]
 
-    def view_boxes(self, boxes) -> list[list]:
-        """The boxes read for each view of the config's `views` (default: the box itself): (dx, dy,
+    def view_boxes(self, boxes, views: list | None = None) -> list[list]:
+        """The boxes read for each view of `views` (default: the config's `views`, else the box itself): (dx, dy,
         scale) shifts by a share of the box size and rescales about the centre.  Reading a few
         framings and averaging tolerates a detector box that sits loose."""
-        views = self.config.get("views")
+        views = self.config.get("views") if views is None else views
         if not views:
             return [list(boxes)]
         out = []
@@ -178,13 +179,14 @@ class CornerClassifier:
             out.append(vb)
         return out
 
-    def probabilities(self, img: np.ndarray, boxes, tta: bool | None = None) -> np.ndarray:
+    def probabilities(self, img: np.ndarray, boxes, tta: bool | None = None, views: list | None = None) -> np.ndarray:
         """(len(boxes), 56) class probabilities.  With `tta` (default: the model's config), the
         crop turned 180° is read too and the probabilities averaged (a card's two indices are
         180° turns of each other, so both orientations are in the training data); with `tta="r4"`
-        the crop is read at all four quarter turns (`_quarter_turns`)."""
+        the crop is read at all four quarter turns (`_quarter_turns`).  `views`: other framings than the
+        config's (`view_boxes`)."""
         tta = self.config.get("tta", TTA) if tta is None else tta
-        crops = [c for vb in self.view_boxes(boxes) for c in self.crops(img, vb)]
+        crops = [c for vb in self.view_boxes(boxes, views) for c in self.crops(img, vb)]
         if tta == "r4":  # every quarter turn: an index on a fanned or sideways card is read upright once
             return self._quarter_turns(crops, len(boxes), self.config.get("tta_below"),
                                        tuple(self.config.get("tta_turns", (1, 2, 3))))

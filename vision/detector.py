@@ -362,7 +362,9 @@ class Detector:
         boxes = self._boxes(frame_bgr, min(self.conf, self.box_conf) if floor is None else floor)
         if not boxes:
             return []
-        probs = self.classifier.probabilities(frame_bgr, [c[2] for c in boxes])
+        # a table read at its own size frames the crops as chosen for it (the classifier's "table_views")
+        views = self.classifier.config.get("table_views") if self.table_imgsz is not None else None
+        probs = self.classifier.probabilities(frame_bgr, [c[2] for c in boxes], views=views)
         k = probs.argmax(1)
         return [((CLASSIFIER_CLASSES[int(i)], float(probs[j, i]), c[2], probs[j, :-1]), float(c[1]))
                 for j, (i, c) in enumerate(zip(k, boxes, strict=True))]
