@@ -658,8 +658,15 @@ class Observer:
                     # a card taken from the pile this turn and seen nowhere now is the likeliest one: it lies in
                     # the meld, its index under the others (Rummy 500 hand 2: KD taken deep with KC KH, the meld
                     # KC KD KH read as KC KH; asked "KC KH KS?" the players said No and the turn never ended)
-                    # (after the draw: the card the referee says the player must still use)
-                    pool = taken if phase == Phase.DRAW else [c for c in [cur.get("must_use")] if c]
+                    # (after the draw: the card the referee says the player must still use). Only a card the
+                    # rules oblige the player to use: where a card taken may stay in the hand (Basic), the
+                    # third card is as likely one from the hand, and the proposal misled (basic hand 3: 26 of
+                    # 48 events with it, 48 of 48 without)
+                    if phase == Phase.DRAW:
+                        must = len(taken) > 1 or bool(self._options.get("top_discard_must_be_used"))
+                        pool = taken if must else []
+                    else:
+                        pool = [c for c in [cur.get("must_use")] if c]
                     hidden = [c for c in pool if c not in snap.table_cards() and c not in new and self._legal(
                         {"type": "meld", "player": player, "cards": [*new, c]})]
                     named = (_Candidate(dict(short.event, cards=[*new, hidden[0]]), 0.0, "", (*new, hidden[0]),
