@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from vision.synth.decks import CARDS, list_decks, load_deck
@@ -84,3 +86,31 @@ def test_faults_off_keeps_the_original_random_stream():
     a, la, _ = render_scene(np.random.default_rng(4), 192, ["proc-classic"], ["plain"])
     b, lb, _ = render_scene(np.random.default_rng(4), 192, ["proc-classic"], ["plain"], faults=0.0)
     assert np.array_equal(a, b) and la == lb
+
+
+def test_a_rendered_card_reaches_the_cache_whole_or_not_at_all(tmp_path, monkeypatch):
+    """Two processes rendering one Debian deck at once (two evaluations) read each other's cache: a card is
+    rendered beside its cache file and moved into place, and a failed render leaves nothing behind (before, the
+    other process could read a half-written PNG and lose the card: "deck 'kde-nicu-white' has no card 'BACK'")."""
+    import subprocess
+
+    from vision.synth import decks
+
+    seen = []
+
+    def fake_run(cmd, **_kw):
+        out = Path(cmd[cmd.index("-o") + 1])
+        seen.append(out)
+        if "good" in cmd:
+            out.write_bytes(b"png")
+        else:
+            out.write_bytes(b"half")  # written, then the renderer fails
+        return subprocess.CompletedProcess(cmd, 0 if "good" in cmd else 1)
+
+    monkeypatch.setattr(decks.subprocess, "run", fake_run)
+    target = tmp_path / "AS.png"
+    assert not decks._render_svg_card(tmp_path / "deck.svg", "bad", 350, target)
+    assert not target.exists() and list(tmp_path.iterdir()) == []
+    assert decks._render_svg_card(tmp_path / "deck.svg", "good", 350, target)
+    assert target.read_bytes() == b"png" and all(p != target for p in seen)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["AS.png"]

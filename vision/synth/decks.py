@@ -244,9 +244,17 @@ def cache_dir() -> Path:
 
 
 def _render_svg_card(svg: Path, element: str, height: int, out: Path) -> bool:
-    r = subprocess.run(["rsvg-convert", "-i", element, "-h", str(height), str(svg), "-o", str(out)],
+    # rendered beside the cache file and moved into place: another process rendering the same deck at the same
+    # time (two evaluations, `serve` beside `track`) never reads a half-written card (seen: "no card 'BACK'")
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    r = subprocess.run(["rsvg-convert", "-i", element, "-h", str(height), str(svg), "-o", str(tmp)],
                        capture_output=True, timeout=60)
-    return r.returncode == 0 and out.exists() and out.stat().st_size > 0
+    ok = r.returncode == 0 and tmp.exists() and tmp.stat().st_size > 0
+    if ok:
+        os.replace(tmp, out)
+    else:
+        tmp.unlink(missing_ok=True)
+    return ok
 
 
 def _svg_deck(name: str, height: int = 350, keep_unlabelled: bool = False) -> Deck:
@@ -258,7 +266,9 @@ def _svg_deck(name: str, height: int = 350, keep_unlabelled: bool = False) -> De
     cdir.mkdir(parents=True, exist_ok=True)
     svg = cdir / "deck.svg"
     if not svg.exists():
-        svg.write_bytes(gzip.decompress(svgz.read_bytes()))
+        tmp = svg.with_name(f".deck.svg.{os.getpid()}.tmp")
+        tmp.write_bytes(gzip.decompress(svgz.read_bytes()))
+        os.replace(tmp, svg)
     faces, boxes = {}, {}
     for card in ALL_FACES + ("BACK",):
         png = cdir / f"{card}.png"
