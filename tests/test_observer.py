@@ -215,3 +215,32 @@ def test_a_pile_card_misread_under_the_top_is_no_discard():
     assert len(o.referee.events) == 3 and o.pending() == []  # no event, no question
     o.observe(snap(["KH", "JH"]))  # read right again: still nothing happened
     assert len(o.referee.events) == 3 and o.pending() == []
+
+
+def test_an_upcard_read_two_ways_is_still_the_deal_asked_about():
+    """The demo read with a 0.9-scale crop (stop 33): the upcard 5D is read as 5D and 6D (its two indices), so
+    the pile shows two cards when the deal is laid out. Before, no deal was ever seen and nothing after it: now
+    the surer name is the upcard, asked; the players' correction gives the other."""
+    o = observer()
+    out = o.observe(snap(["6D", "5D"], conf={"6D": 0.55, "5D": 0.9}))
+    assert out and out[0]["proposed"] and out[0]["event"] == {"type": "deal", "dealer": "Ana", "upcard": "5D"}
+    assert "6D" in out[0]["message"]
+    [q] = o.pending()
+    assert o.correct(q["id"], {"type": "deal", "dealer": "Ana", "upcard": "6D"})["ok"]
+    assert o.referee.events[-1] == {"type": "deal", "dealer": "Ana", "upcard": "6D"}
+    # offline (nobody to answer) the surer name is taken; three cards on the pile are no deal
+    off = observer(auto_confirm=True)
+    off.observe(snap(["6D", "5D"], conf={"6D": 0.55, "5D": 0.9}))
+    assert off.referee.events[-1] == {"type": "deal", "dealer": "Ana", "upcard": "5D"}
+    assert not observer().observe(snap(["6D", "5D", "9S"]))
+
+
+def test_a_pending_renamed_question_names_the_cards_as_the_camera_read_them():
+    """The question's picture shows the cards as the camera read them (`camera_cards`, in the outcome and in
+    `pending()`, which the dashboard lists): the players see the 2H the question calls the 3H."""
+    o = observer()
+    o.observe(snap(["5C"]))
+    look = snap(["5C"], Ben=[["7H", "8H", "10H"]])
+    o.observe(TableSnapshot(discard=look.discard, players=look.players, alternatives={"10H": (("9H", 0.3),)}))
+    [q] = o.pending()
+    assert q["event"]["cards"] == ["7H", "8H", "9H"] and q["camera_cards"] == ["10H"]

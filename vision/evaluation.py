@@ -108,7 +108,8 @@ class TruthfulTable:
                 used.add(card)
         return out
 
-    def truth_of(self, ev: dict, stable, truth, aliases: dict[str, str], box=None, on_table=()) -> dict:
+    def truth_of(self, ev: dict, stable, truth, aliases: dict[str, str], box=None, on_table=(),
+                 camera_cards=()) -> dict:
         if box is not None and ev.get("type") == "meld":  # a meld not all seen: the players look at it
             cards = self._cards_in(box, truth, set(on_table))
             if len(cards) >= 3:
@@ -125,7 +126,8 @@ class TruthfulTable:
                 # other index read as another card, a card the camera missed)
                 from vision.geometry import iou, union
 
-                shown = set(ev["cards"]) | {a for a, b in aliases.items() if b in ev["cards"]}
+                # (the question's picture shows the cards as the camera read them too: `camera_cards`)
+                shown = set(ev["cards"]) | {a for a, b in aliases.items() if b in ev["cards"]} | set(camera_cards)
                 boxes = [d.box for d in stable if d.card in shown]
                 if boxes:
                     region, laid = union(boxes), set(on_table)
@@ -169,7 +171,8 @@ class TruthfulTable:
             ev = q["event"]
             cur = observer.referee.public_state().get("current") or {}
             on_table = [c for m in cur.get("melds") or [] for c in m.get("cards", [])] + list(cur.get("discard") or [])
-            true = self.truth_of(ev, stable, truth, dict(observer._aliases), q.get("box"), on_table)
+            true = self.truth_of(ev, stable, truth, dict(observer._aliases), q.get("box"), on_table,
+                                 q.get("camera_cards") or ())
             if not self.happened(true):  # the players saw no such move: No
                 observer.reject(q["id"])
                 self.rejected += 1

@@ -229,7 +229,8 @@ class Observer:
     def pending(self) -> list[dict]:
         with self._lock:
             return [dict({"id": i, "event": dict(c.event), "reason": c.reason}, **({"missing": c.short} if c.short else {}),
-                         **({"box": _box_json(c.region)} if c.region is not None else {}))
+                         **({"box": _box_json(c.region)} if c.region is not None else {}),
+                         **({"camera_cards": [a for a, _b in c.renames]} if c.renames else {}))
                     for i, c in self._pending]
 
     def confirm(self, pid: int) -> Outcome | None:
@@ -260,7 +261,9 @@ class Observer:
             self._take(pid)
             wrong = [c for c in seen if c not in said]
             right = [c for c in said if c not in seen]
-            if len(wrong) == len(right) and wrong:
+            # (an upcard corrected to the pile's other reading renames nothing: that name is set aside, `_apply`)
+            if len(wrong) == len(right) and wrong and not (event.get("type") == "deal" and self._last is not None
+                                                           and set(right) <= set(self._last.discard)):
                 self._alias(zip(wrong, right, strict=True))
                 if self._raw is not None:
                     self._last = self._renamed(self._raw)
@@ -316,6 +319,10 @@ class Observer:
             out["confirmed"] = True
         if not v.ok:
             self._dispute(cand)
+        if v.ok and cand.event.get("type") == "deal" and self._last is not None:
+            # the other name the upcard was read by (`_deal_candidate`) is no card of the pile: set aside while
+            # the camera goes on reading it, so it is no discard of the first player's
+            self._disputed.update(c for c in self._last.discard if c != cand.event.get("upcard"))
         if v.ok and cand.event.get("type") == "discard":
             self._turn_top = None  # the turn is over
         elif cand.event.get("type") == "discard" and self._turn_top and self._turn_top[2] == cand.event.get("card"):
@@ -444,14 +451,21 @@ class Observer:
         hands_played = len(state.get("hands") or [])
         if not self._cleared and hands_played > 0:
             return None
-        if len(snap.discard) != 1 or any(snap.players.get(p) for p in snap.players):
+        if not snap.discard or len(snap.discard) > 2 or any(snap.players.get(p) for p in snap.players):
             return None
         dealer = state.get("next_dealer") if hands_played else self.first_dealer
         if not dealer:
             dealer = self.first_dealer
-        up = snap.discard[0]
-        return _Candidate({"type": "deal", "dealer": dealer, "upcard": up}, self._conf(snap, [up]),
-                          f"is {up} the upcard?", ())
+        # a deal turns one card up: two names on the pile are one card read two ways (its two indices; the demo
+        # with a 0.9-scale crop read the 5D as 5D and 6D and never saw a deal, so nothing after it): the surer
+        # name, asked (offline taken), rather than no deal at all
+        up = max(snap.discard, key=lambda c: (snap.confidence.get(c, 1.0), snap.discard.index(c)))
+        conf = self._conf(snap, [up])
+        if len(set(snap.discard)) > 1:
+            other = next(c for c in snap.discard if c != up)
+            return _Candidate({"type": "deal", "dealer": dealer, "upcard": up}, min(conf, 0.5 * self.min_confidence),
+                              f"the camera reads {up} and {other} on the pile: is {up} the upcard?", ())
+        return _Candidate({"type": "deal", "dealer": dealer, "upcard": up}, conf, f"is {up} the upcard?", ())
 
     # -- after someone went out
     def _table_known(self, cur: dict) -> tuple[Counter, dict[str, set[int]], dict[int, int]]:
