@@ -198,3 +198,29 @@ def test_the_live_table_takes_the_unsure_reads_and_offline_tracking_does_not():
     assert live.detector.floor == UNSURE_FLOOR and offline.detector.floor is None
     frame = np.full((360, 640, 3), 90, np.uint8)
     assert live.detector.detect(frame) == [] and offline.detector.detect(frame) == []  # an empty table
+
+
+def test_the_trace_shows_each_snapshot_outcome_and_answer_in_order():
+    """`python -m vision.evaluation --trace`: a line for each new stable snapshot, printed before the outcomes
+    it caused, and for each answer of the stand-in players."""
+    import io
+
+    from vision.evaluation import Tracer
+
+    out = io.StringIO()
+    o = observer()
+    tracer = Tracer(out)
+    tracer.attach(o)
+    o.observe(snap(["5C"]))
+    tracer.frame(o)
+    tracer.frame(o)  # the same snapshot again: no new line
+    o.observe(snap(["5C", "KD"], conf={"KD": 0.5}))
+    tracer.frame(o)
+    table = TruthfulTable([{"type": "discard", "player": "Ben", "card": "QD"}], tracer)
+    table.answer(o, [CardDetection("KD", 0.5, (0, 0, 1, 1))], [("KD", (0, 0, 1, 1), ())])
+    lines = out.getvalue().splitlines()
+    assert [ln.split()[0] for ln in lines] == ["S", "O", "S", "O", "O", "Q"]
+    assert lines[0].startswith("S 1 pile=['5C']") and '"upcard": "5C"' in lines[1]
+    assert lines[2].startswith("S 2 pile=['5C', 'KD']") and "'KD': 0.5" in lines[2]
+    assert lines[3].startswith("O applied") and lines[4].startswith("O proposed") and '"KD"' in lines[4]
+    assert lines[5].startswith("Q No")

@@ -9,6 +9,7 @@ Evaluation tooling: nothing the live pipeline loads imports it.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -58,6 +59,47 @@ def _inside(box, region, pad: float = 4.0) -> bool:
     return centre_in(box, region, pad)
 
 
+class Tracer:
+    """`--trace`: what the observer saw and did, a line each, on `out` (standard error), to follow a hand that
+    went wrong: each new stable snapshot ("S": its number, the pile, each zone's groups, the cards read under
+    0.9 with their certainty and the vote's other names), each outcome ("O": applied, refused, proposed) and
+    each answer of the stand-in players ("Q")."""
+
+    def __init__(self, out):
+        self.out = out
+        self._snap = None
+        self._observer = None
+        self.snaps = 0
+
+    def attach(self, observer) -> None:
+        self._observer = observer
+        observer.on_event(self.outcome)
+
+    def _line(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def frame(self, observer) -> None:
+        snap = observer.last_snapshot if observer is not None else None
+        if snap is None or snap is self._snap:
+            return
+        self._snap = snap
+        self.snaps += 1
+        zones = {p: [list(g.cards) for g in gs] for p, gs in snap.players.items() if gs}
+        unsure = {c: round(v, 2) for c, v in snap.confidence.items() if v < 0.9}
+        alts = {c: [a for a, _w in v] for c, v in snap.alternatives.items() if c in unsure}
+        self._line(f"S {self.snaps} pile={list(snap.discard)} zones={zones} unsure={unsure} others={alts}")
+
+    def outcome(self, o: dict) -> None:
+        self.frame(self._observer)  # the snapshot it came from first
+        kind = "proposed" if o.get("proposed") and "confirmed" not in o else "applied" if o.get("ok") else "refused"
+        extra = f" ({o.get('code')}: {o.get('message')})" if kind == "refused" else \
+            f" ({o.get('message')})" if kind == "proposed" else ""
+        self._line(f"O {kind} {json.dumps(o.get('event'))}{extra}")
+
+    def answered(self, what: str, q: dict, true: dict) -> None:
+        self._line(f"Q {what} {json.dumps(q.get('event'))} -> {json.dumps(true)}")
+
+
 class TruthfulTable:
     """The players at a rendered table, answering the camera's questions as people who see the cards would
     (the evaluation's stand-in for the dashboard's Yes / Correct it / No): each card a question names is
@@ -69,9 +111,14 @@ class TruthfulTable:
     The players' knowledge is the renderer's truth and the script: the camera's reading is never used to
     answer it."""
 
-    def __init__(self, expected: list[dict]):
+    def __init__(self, expected: list[dict], tracer: Tracer | None = None):
         self.expected = expected
+        self.tracer = tracer
         self.questions = self.confirmed = self.corrected = self.rejected = self.taps = 0
+
+    def _said(self, what: str, q: dict, true: dict) -> None:
+        if self.tracer is not None:
+            self.tracer.answered(what, q, true)
 
     @staticmethod
     def _true_name(name: str, stable, truth, aliases: dict[str, str]) -> str | None:
@@ -174,21 +221,25 @@ class TruthfulTable:
             true = self.truth_of(ev, stable, truth, dict(observer._aliases), q.get("box"), on_table,
                                  q.get("camera_cards") or ())
             if not self.happened(true):  # the players saw no such move: No
+                self._said("No (no such move)", q, true)
                 observer.reject(q["id"])
                 self.rejected += 1
                 self.taps += 1
                 continue
             if norm_event(true) == norm_event(ev):
+                self._said("Yes", q, true)
                 observer.confirm(q["id"])
                 self.confirmed += 1
                 self.taps += 1
                 continue
             out = self._correct(observer, q["id"], true)
             if out is not None and out.get("ok"):
+                self._said("corrected", q, true)
                 self.corrected += 1
                 seen = event_cards(ev)
                 self.taps += 2 + sum(1 for c in event_cards(true) if c not in seen)
             else:
+                self._said("No (the referee refuses the players' version)", q, true)
                 observer.reject(q["id"])
                 self.rejected += 1
                 self.taps += 1
@@ -199,12 +250,12 @@ def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white
              save_dir: Path | None = None, noise: dict | None = None, motion_gate: bool = True,
              rules: str = "basic", taught: str | None = None, conf: float | None = None,
              floor: float | None = None, table: str = "camera", unknown: float | None = None,
-             imgsz: int | None = None, only: set[int] | None = None) -> dict:
+             imgsz: int | None = None, only: set[int] | None = None, trace=None) -> dict:
     """Renders `n_hands` scripted hands of `rules` (the player counts of `scripted_hands`, several table
     surfaces, hands over the cards, a few blurred frames) with `deck`, tracks each like `track` does (with the
     motion gate unless `motion_gate` is False), and compares with the scripted logs. `taught`: a deck profile
     (`rummy-referee enrol`) the model reads with, as `--deck` does.  `only`: the hand numbers to run (the others
-    skipped; each hand is the same with or without the others)."""
+    skipped; each hand is the same with or without the others).  `trace`: a stream for `Tracer`'s lines."""
     import time
 
     from referee import Match
@@ -233,12 +284,18 @@ def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white
         players_answer = table == "truthful"
         tracker = TableTracker(layout, Match(script.match), dealer, det, fps=spec.fps,
                                auto_confirm=not players_answer, motion_gate=motion_gate)
-        answers = TruthfulTable([json.loads(x) for x in expected[1:]]) if players_answer else None
+        tracer = Tracer(trace) if trace is not None else None
+        if tracer is not None:
+            tracer.attach(tracker.observer)
+            tracer._line(f"# hand {i}: {rules}, players {', '.join(players)}, {spec.surface}")
+        answers = TruthfulTable([json.loads(x) for x in expected[1:]], tracer) if players_answer else None
         nframes = 0
         for img, truth in frames_of(script, spec, rng):
             if detector != "model":
                 det.truth = truth
             tracker.process(img)
+            if tracer is not None:
+                tracer.frame(tracker.observer)
             if answers is not None and tracker.observer.pending():
                 answers.answer(tracker.observer, tracker.last_stable, truth)
             nframes += 1
@@ -275,7 +332,7 @@ def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white
             "seconds": round(time.time() - t0, 1)}
 
 
-def evaluate_demo(table: str = "truthful", taught: str | None = None, verbose: bool = True) -> dict:
+def evaluate_demo(table: str = "truthful", taught: str | None = None, verbose: bool = True, trace=None) -> dict:
     """The bundled demo recording (vision/data/demo) read by the shipped model as the dashboard's demo reads
     it, compared with its scripted log; `table` "truthful": the questions answered as the players would, from
     the recording's per-frame truth (each card's box), as `evaluate` does; "camera": applied as read."""
@@ -294,10 +351,15 @@ def evaluate_demo(table: str = "truthful", taught: str | None = None, verbose: b
     players_answer = table == "truthful"
     tracker = TableTracker(layout, Match(setup), dealer, Detector(deck=taught), fps=fps,
                            auto_confirm=not players_answer)
-    answers = TruthfulTable([json.loads(x) for x in expected[1:]]) if players_answer else None
+    tracer = Tracer(trace) if trace is not None else None
+    if tracer is not None:
+        tracer.attach(tracker.observer)
+    answers = TruthfulTable([json.loads(x) for x in expected[1:]], tracer) if players_answer else None
     frames = 0
     for frame in iter_frames(FolderSource(DEMO_DIR / "frames", fps=fps)):
         tracker.process(frame)
+        if tracer is not None:
+            tracer.frame(tracker.observer)
         frames += 1
         if answers is not None and tracker.observer.pending():
             truth = [(c, tuple(b), ()) for c, b in truths[frame.index]] if frame.index < len(truths) else []
@@ -349,15 +411,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default=None, help="run only these hands (numbers, comma-separated; for debugging)")
     ap.add_argument("--demo", action="store_true",
                     help="the bundled demo recording read by the shipped model (with --table and --taught)")
+    ap.add_argument("--trace", action="store_true",
+                    help="print what the observer saw and did (snapshots, outcomes, answers) on standard error")
     a = ap.parse_args(argv)
+    trace = sys.stderr if a.trace else None
     if a.demo:
-        print(json.dumps(evaluate_demo(a.table, a.taught)))
+        print(json.dumps(evaluate_demo(a.table, a.taught, trace=trace)))
         return 0
     noise = {"dropout": a.dropout, "misread": a.misread, "jitter_px": a.jitter}
     res = evaluate(a.hands, a.detector, a.deck, a.seed, a.width, a.height,
                    save_dir=Path(a.save) if a.save else None, noise=noise, motion_gate=not a.no_motion_gate,
                    rules=a.rules, taught=a.taught, conf=a.conf, floor=a.floor, table=a.table, unknown=a.unknown, imgsz=a.imgsz,
-                   only={int(x) for x in a.only.split(",")} if a.only else None)
+                   only={int(x) for x in a.only.split(",")} if a.only else None, trace=trace)
     print(json.dumps(res))
     return 0
 

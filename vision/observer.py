@@ -156,6 +156,11 @@ class Observer:
         self.outcomes: list[Outcome] = []
 
     # ---- public API ------------------------------------------------------------------------------
+    @property
+    def last_snapshot(self) -> TableSnapshot | None:
+        """The latest stable snapshot observed, by the players' names for the cards they corrected."""
+        return self._last
+
     def on_event(self, callback: Callable[[Outcome], None]) -> None:
         self._listeners.append(callback)
 
