@@ -71,11 +71,20 @@ class Tracer:
         self._observer = None
         self.snaps = 0
 
+    @classmethod
+    def following(cls, out, observer) -> Tracer | None:
+        """A tracer writing to `out` about `observer`'s outcomes (None without `out`)."""
+        if out is None:
+            return None
+        tracer = cls(out)
+        tracer.attach(observer)
+        return tracer
+
     def attach(self, observer) -> None:
         self._observer = observer
         observer.on_event(self.outcome)
 
-    def _line(self, text: str) -> None:
+    def line(self, text: str) -> None:
         print(text, file=self.out, flush=True)
 
     def frame(self, observer) -> None:
@@ -87,17 +96,17 @@ class Tracer:
         zones = {p: [list(g.cards) for g in gs] for p, gs in snap.players.items() if gs}
         unsure = {c: round(v, 2) for c, v in snap.confidence.items() if v < 0.9}
         alts = {c: [a for a, _w in v] for c, v in snap.alternatives.items() if c in unsure}
-        self._line(f"S {self.snaps} pile={list(snap.discard)} zones={zones} unsure={unsure} others={alts}")
+        self.line(f"S {self.snaps} pile={list(snap.discard)} zones={zones} unsure={unsure} others={alts}")
 
     def outcome(self, o: dict) -> None:
         self.frame(self._observer)  # the snapshot it came from first
         kind = "proposed" if o.get("proposed") and "confirmed" not in o else "applied" if o.get("ok") else "refused"
         extra = f" ({o.get('code')}: {o.get('message')})" if kind == "refused" else \
             f" ({o.get('message')})" if kind == "proposed" else ""
-        self._line(f"O {kind} {json.dumps(o.get('event'))}{extra}")
+        self.line(f"O {kind} {json.dumps(o.get('event'))}{extra}")
 
     def answered(self, what: str, q: dict, true: dict) -> None:
-        self._line(f"Q {what} {json.dumps(q.get('event'))} -> {json.dumps(true)}")
+        self.line(f"Q {what} {json.dumps(q.get('event'))} -> {json.dumps(true)}")
 
 
 class TruthfulTable:
@@ -284,10 +293,9 @@ def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white
         players_answer = table == "truthful"
         tracker = TableTracker(layout, Match(script.match), dealer, det, fps=spec.fps,
                                auto_confirm=not players_answer, motion_gate=motion_gate)
-        tracer = Tracer(trace) if trace is not None else None
+        tracer = Tracer.following(trace, tracker.observer)
         if tracer is not None:
-            tracer.attach(tracker.observer)
-            tracer._line(f"# hand {i}: {rules}, players {', '.join(players)}, {spec.surface}")
+            tracer.line(f"# hand {i}: {rules}, players {', '.join(players)}, {spec.surface}")
         answers = TruthfulTable([json.loads(x) for x in expected[1:]], tracer) if players_answer else None
         nframes = 0
         for img, truth in frames_of(script, spec, rng):
@@ -351,9 +359,7 @@ def evaluate_demo(table: str = "truthful", taught: str | None = None, verbose: b
     players_answer = table == "truthful"
     tracker = TableTracker(layout, Match(setup), dealer, Detector(deck=taught), fps=fps,
                            auto_confirm=not players_answer)
-    tracer = Tracer(trace) if trace is not None else None
-    if tracer is not None:
-        tracer.attach(tracker.observer)
+    tracer = Tracer.following(trace, tracker.observer)
     answers = TruthfulTable([json.loads(x) for x in expected[1:]], tracer) if players_answer else None
     frames = 0
     for frame in iter_frames(FolderSource(DEMO_DIR / "frames", fps=fps)):

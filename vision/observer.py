@@ -106,6 +106,11 @@ class _Candidate:
     renames: tuple[tuple[str, str], ...] = ()  # camera's name -> the name the play uses (see `_complete`)
     region: tuple | None = None  # the table's part the question is about (pixels), when its cards are not all seen
 
+    @property
+    def camera_cards(self) -> list[str]:
+        """The cards as the camera named them, where the play renamed them (the question's picture of them)."""
+        return [a for a, _b in self.renames]
+
 
 class Observer:
     """Turns stable snapshots into referee events. `referee` is a `referee.Match` or the dashboard's
@@ -235,7 +240,7 @@ class Observer:
         with self._lock:
             return [dict({"id": i, "event": dict(c.event), "reason": c.reason}, **({"missing": c.short} if c.short else {}),
                          **({"box": _box_json(c.region)} if c.region is not None else {}),
-                         **({"camera_cards": [a for a, _b in c.renames]} if c.renames else {}))
+                         **({"camera_cards": c.camera_cards} if c.renames else {}))
                     for i, c in self._pending]
 
     def confirm(self, pid: int) -> Outcome | None:
@@ -363,7 +368,7 @@ class Observer:
                 if cand.region is not None:  # the part of the table to look at (a card the camera did not see)
                     out["box"] = _box_json(cand.region)
                 if cand.renames:  # the cards as the camera named them (its picture of them)
-                    out["camera_cards"] = [a for a, _b in cand.renames]
+                    out["camera_cards"] = cand.camera_cards
                 outs.append(self._emit(out))
                 break
             out = self._apply(cand)
@@ -465,12 +470,11 @@ class Observer:
         # with a 0.9-scale crop read the 5D as 5D and 6D and never saw a deal, so nothing after it): the surer
         # name, asked (offline taken), rather than no deal at all
         up = max(snap.discard, key=lambda c: (snap.confidence.get(c, 1.0), snap.discard.index(c)))
-        conf = self._conf(snap, [up])
-        if len(set(snap.discard)) > 1:
-            other = next(c for c in snap.discard if c != up)
-            return _Candidate({"type": "deal", "dealer": dealer, "upcard": up}, min(conf, 0.5 * self.min_confidence),
-                              f"the camera reads {up} and {other} on the pile: is {up} the upcard?", ())
-        return _Candidate({"type": "deal", "dealer": dealer, "upcard": up}, conf, f"is {up} the upcard?", ())
+        conf, reason = self._conf(snap, [up]), f"is {up} the upcard?"
+        others = [c for c in snap.discard if c != up]
+        if others:
+            conf, reason = min(conf, 0.5 * self.min_confidence), f"the camera reads {up} and {others[0]} on the pile: {reason}"
+        return _Candidate({"type": "deal", "dealer": dealer, "upcard": up}, conf, reason, ())
 
     # -- after someone went out
     def _table_known(self, cur: dict) -> tuple[Counter, dict[str, set[int]], dict[int, int]]:
