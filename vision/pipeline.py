@@ -98,6 +98,9 @@ class TableTracker:
             detector.floor = UNSURE_FLOOR if detector.deck is None else TAUGHT_FLOOR
         if isinstance(detector, CardDetector) and detector.table_imgsz is None and not detector.imgsz_given:
             detector.table_imgsz = TABLE_IMGSZ
+        if isinstance(detector, CardDetector):
+            # the stock zone sets a back's pictures aside; a pile's half-covered indices are small but real
+            detector.small_ratio = 0.0
         self.detector = detector
         if self.gated is not None:
             self.gated.detector = detector
