@@ -441,7 +441,7 @@ class Detector:
             elif score >= self.unknown_from:
                 unsure.append((name, score, box, pr))
         cards = with_alternatives(decode_cards(named, lo, decks, self.small_ratio), named)
-        return cards + unknown_cards(without_small_indices(unsure, typical_index_size(named), self.small_ratio), cards)
+        return cards + unknown_cards(unsure, cards)
 
 
 # ------------------------------------------------------------------ what the table guarantees
@@ -452,7 +452,7 @@ UNLIMITED = {"BACK", "JK"}  # face-down cards and jokers may appear any number o
 def typical_index_size(corners) -> float | None:
     """The frame's typical corner-index size (median longer side of its named corner indices, backs left out),
     or None with fewer than `SMALL_MIN_REF` of them."""
-    sizes = [max(b[2] - b[0], b[3] - b[1]) for n, _c, b, *_ in corners if n not in ("NONE", "BACK")]
+    sizes = [_size(b) for n, _c, b, *_ in corners if n not in ("NONE", "BACK")]
     return float(np.median(sizes)) if len(sizes) >= SMALL_MIN_REF else None
 
 
@@ -460,10 +460,12 @@ def without_small_indices(corners: list, typical: float | None = None, ratio: fl
     """The corners less those far smaller than the frame's typical index (`ratio`, default `SMALL_RATIO`):
     pictures of cards printed on a card (a back showing four aces), not cards.  Backs (boxed whole) are kept."""
     ratio = SMALL_RATIO if ratio is None else ratio
-    typical = typical_index_size(corners) if typical is None else typical
-    if typical is None or not ratio:
+    if not ratio:  # off (the table pipeline): nothing to compute
         return list(corners)
-    return [c for c in corners if c[0] == "BACK" or max(c[2][2] - c[2][0], c[2][3] - c[2][1]) >= ratio * typical]
+    typical = typical_index_size(corners) if typical is None else typical
+    if typical is None:
+        return list(corners)
+    return [c for c in corners if c[0] == "BACK" or _size(c[2]) >= ratio * typical]
 
 
 def decode_cards(corners: list[Corner], conf: float, decks: int | None = 1,
