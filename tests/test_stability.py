@@ -106,3 +106,43 @@ def test_fanned_cards_whose_indices_lie_apart_stay_two_cards():
     second = CardDetection("6D", 0.9, (118, 100, 132, 119), corners=((118, 100, 132, 119),))
     s = Stabilizer(StabilityConfig())
     assert labels(run(s, [[first, second]] * 4)) == ["5D", "6D"]
+
+
+# a meld's JC seen by both its indices; then its top index is read 0.51 JS / 0.42 JC (the real JS has just left
+# the discard pile, so the one-deck rule no longer pushes that read to JC)
+TOP, BOTTOM = (355.0, 173.0, 378.0, 215.0), (413.0, 225.0, 437.0, 273.0)
+JC_BOTH = CardDetection("JC", 0.9, (355.0, 173.0, 437.0, 273.0), (TOP, BOTTOM))
+JC_BOTTOM = CardDetection("JC", 0.9, BOTTOM, (BOTTOM,))
+
+
+def test_a_cards_other_index_read_as_a_near_tie_is_that_card():
+    s = Stabilizer(StabilityConfig())
+    run(s, [[JC_BOTH]] * 5)
+    top_as_js = CardDetection("JS", 0.51, TOP, (TOP,), alternatives=(("JC", 0.42),))
+    for _ in range(12):
+        out = s.update([JC_BOTTOM, top_as_js])
+        assert labels(out) == ["JC"]
+    # and it keeps both indices: the next look finds the top index again
+    assert labels(s.update([JC_BOTH])) == ["JC"]
+
+
+def test_a_confident_card_on_a_cards_index_is_a_new_card():
+    """A card laid over another's index, read surely, is another card (its name is no near-tie with the one
+    under it), even where the card under it is still seen by its other index."""
+    s = Stabilizer(StabilityConfig())
+    run(s, [[JC_BOTH]] * 5)
+    laid = CardDetection("7H", 0.93, TOP, (TOP,), alternatives=(("JC", 0.03),))
+    for _ in range(5):
+        out = s.update([JC_BOTTOM, laid])
+    assert labels(out) == ["7H", "JC"]
+
+
+def test_a_near_tie_away_from_the_cards_indices_is_a_card_of_its_own():
+    """Only the place the card's other index was seen at counts: the same near-tie read elsewhere is a card."""
+    s = Stabilizer(StabilityConfig())
+    run(s, [[JC_BOTH]] * 5)
+    elsewhere = (600.0, 173.0, 623.0, 215.0)
+    js = CardDetection("JS", 0.51, elsewhere, (elsewhere,), alternatives=(("JC", 0.42),))
+    for _ in range(5):
+        out = s.update([JC_BOTTOM, js])
+    assert labels(out) == ["JC", "JS"]

@@ -19,10 +19,11 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from vision.geometry import Box, center, iou
+from vision.geometry import Box, center, iou, union
 from vision.types import UNKNOWN, CardDetection
 
 UNKNOWN_WEIGHT = 0.1  # what one look that could not name a card weighs against the names it guessed
+OTHER_INDEX_TIE = 0.5  # a corner on a card's other index is that card when the card's name scores this share of its own
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,7 @@ class _Track:
     born: int = 0  # the frame it was first seen in
     seen: int = 0  # the frame it was last seen in
     corners: tuple = ()  # the corner indices it was last seen by (a detector that gives them)
+    remembered: tuple = ()  # the two indices it was last seen by together under its own name
 
     def weights(self) -> dict[str, float]:
         """Each label's weight in the vote: the confidences of the looks that read it, plus the scores it had
@@ -142,6 +144,8 @@ class Stabilizer:
             t, d = self._tracks[ti], dets[di]
             t.seen = self._frame
             t.corners = tuple(d.corners)
+            if d.card == labels[ti] and len(d.corners) >= 2:
+                t.remembered = tuple(d.corners)
             if d.card == UNKNOWN and labels[ti] not in (UNKNOWN, ""):
                 # a card named before whose index is now hard to read (covered, in a shadow): still there, and
                 # it keeps the name it was read by
@@ -162,7 +166,11 @@ class Stabilizer:
                 # a label seen k times in the last k+1 sightings (one misread allowed) that the older votes do
                 # not share: another card now lies here (a new discard on the pile); forget the old one
                 t.votes = deque(recent)
+                t.remembered = ()
             self._hit(t, True)
+        for di, d in enumerate(dets):
+            if di not in used_d and self._other_index(d, labels, used_t):
+                used_d.add(di)
         keep = []
         for ti, t in enumerate(self._tracks):
             if ti not in used_t:
@@ -181,6 +189,27 @@ class Stabilizer:
                 keep.append(t)
         self._tracks = keep
         return self.stable()
+
+    def _other_index(self, d: CardDetection, labels: list[str], matched: set[int]) -> bool:
+        """Whether `d`, matched to no track, is the other corner index of a card already seen this frame: it
+        lies on one of the indices that card was seen by (the pair read as one card before), and it is a
+        near-tie between its own name and the card's (the card's name scores at least `OTHER_INDEX_TIE` of
+        its own).  Then it is that card (kept in its corners), not a new card: the JC of a meld, whose corner
+        is read 0.51 JS / 0.42 JC once the real JS leaves the pile, must not become a JS in the meld (and hold
+        the JS that another player melds).  A confident read there is a new card laid over it."""
+        for ti in matched:
+            t, lab = self._tracks[ti], labels[ti]
+            if lab in ("", UNKNOWN, "BACK") or d.card == lab or len(t.corners) != 1:
+                continue
+            alt = dict(d.alternatives).get(lab, 0.0)
+            if d.card != UNKNOWN and alt < OTHER_INDEX_TIE * d.confidence:
+                continue
+            mine = [c for c in t.remembered if iou(c, t.corners[0]) < self.config.other_label_iou]
+            if corner_overlap(mine, d.corners or (d.box,)) >= self.config.other_label_iou:
+                t.corners = t.corners + tuple(d.corners or (d.box,))
+                t.box = union([t.box, d.box])
+                return True
+        return False
 
     def _hit(self, t: _Track, hit: bool) -> None:
         t.hits.append(hit)
