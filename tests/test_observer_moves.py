@@ -353,6 +353,24 @@ def test_a_deep_pickup_melded_with_a_card_the_camera_cannot_see_is_asked_about_i
     assert o.referee.public_state()["current"]["discard"] == ["5C", "2C"]
 
 
+def test_a_meld_with_a_card_the_camera_cannot_see_is_asked_at_once_when_the_turn_is_over():
+    """Rummy 500 hand 1 with the taught deck (stop 35): Ben's meld showed two of its cards and his discard lay on
+    the pile; the question waited for more looks of the table (`patience`), Cleo took the pile deep before they
+    ended, and the turn was lost (Ben's discard became the next one seen, Ana's 10D).  The turn being over, more
+    looks add no card to the meld: the question is asked on the first look (its cards seen being sure reads), the
+    draw it implies applied."""
+    P = ["Ana", "Ben"]
+    o = Observer(Match({"type": "match", "rules": "rummy500", "players": P}), "Ana", patience=8)
+    o.observe(snap(P, ["5C"]))
+    o.observe(snap(P, ["5C", "8D"]))  # Ben: stock, discards the 8D
+    o.observe(snap(P, ["5C", "8D", "8S"]))  # Ana: stock, discards the 8S
+    out = o.observe(snap(P, ["5C", "2C"], Ben=[["8D", "8S"]]))
+    assert not o.waiting
+    assert [x["event"] for x in out][0] == {"type": "draw", "player": "Ben", "from": "discard", "card": "8D"}
+    [p] = o.pending()
+    assert p["event"]["type"] == "meld" and p["event"]["cards"][:2] == ["8D", "8S"]
+
+
 def test_the_unseen_card_of_a_deep_pickups_meld_is_the_deep_card_in_rummy500():
     """Rummy 500 hand 2 (stop 29): Ben takes the pile down to the KD (KD KC KH) and melds the three kings, the
     KD's index under the others: the camera sees KC KH.  The card taken and seen nowhere is the one proposed
@@ -503,17 +521,21 @@ def test_a_deep_pickup_discarded_again_while_the_next_player_discards_on_it_in_r
 
 
 def test_a_waiting_deep_pickup_is_still_read_when_the_next_player_discards_on_it_in_rummy500():
-    """The same, with the camera still looking again before it asks (`patience`): the draw waits with the
-    question, so the pickup is read from a pile that has the JH on top of the JD taken and discarded again."""
+    """The same, with the camera still looking again before it asks (`patience`: the 5D is an unsure read; a
+    sure one is asked at once, the turn being over): the draw waits with the question, so the pickup is read
+    from a pile that has the JH on top of the JD taken and discarded again."""
+    from dataclasses import replace
+
     P = ["Ana", "Ben", "Cleo"]
     o = Observer(Match({"type": "match", "rules": "rummy500", "players": P}), "Ana", patience=2)
     for pile in (["2S"], ["2S", "4D"], ["2S", "4D", "JD"], ["2S", "4D", "JD", "5D"]):
         for _ in range(3):
             o.observe(snap(P, pile))
-    o.observe(snap(P, ["2S", "JD"], Ben=[["5D", "4D"]]))  # looked at again before it is asked
+    unsure = {"5D": 0.7}
+    o.observe(replace(snap(P, ["2S", "JD"], Ben=[["5D", "4D"]]), confidence=unsure))  # looked at again first
     assert o.pending() == [] and o.waiting
     for _ in range(3):
-        o.observe(snap(P, ["2S", "JD", "JH"], Ben=[["5D", "4D"]]))
+        o.observe(replace(snap(P, ["2S", "JD", "JH"], Ben=[["5D", "4D"]]), confidence=unsure))
     [q] = o.pending()
     assert q["event"] == {"type": "meld", "player": "Ben", "cards": ["5D", "4D", "3D"]}
     assert o.confirm(q["id"])["ok"]

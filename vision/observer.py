@@ -698,6 +698,12 @@ class Observer:
                         named.reason = (f"{player} laid down {' '.join(new)} and a card the camera could not see: "
                                         f"is the meld {' '.join(named.event['cards'])}?")
                         named.renames = ()
+                        # asked at once when the cards seen are sure: the turn is over (its discard is seen), so
+                        # more looks add no card to the meld, and the next player may take the pile before they
+                        # end (Rummy 500 hand 1, taught deck: Ben's 4S 5S 6S waited, Cleo took the 10H deep, and
+                        # Ben's discard became Ana's 10D); a name still unsure is looked at again (the demo's
+                        # JS, read JC on the first looks)
+                        named.ask = self._conf(snap, new) >= self.min_confidence
                         plays.append(named)
         if missed is not None:
             plays.append(missed)
