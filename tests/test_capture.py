@@ -85,14 +85,16 @@ def test_open_source_kinds(tmp_path):
 
 
 class FlakyCamera:
-    """A fake live camera: gives `n` frames per connection, then dies; the first reopens fail."""
+    """A fake live camera: gives `n` frames per connection (`then` after the first), then dies;
+    the first reopens fail."""
 
     live = True
     fps = play_fps = 0
     skipped: list = []
 
-    def __init__(self, log, n=5, fail_opens=2, stall=False):
+    def __init__(self, log, n=5, fail_opens=2, stall=False, then=None):
         self.log, self.n, self.stall = log, n, stall
+        self.then = n if then is None else then
         self.fail_opens = fail_opens
         self.closed = threading.Event()
 
@@ -104,7 +106,7 @@ class FlakyCamera:
         if self.log.count("open") > 1 and self.fail_opens > 0:
             self.fail_opens -= 1
             raise SourceError("unplugged")
-        self.left = self.n
+        self.left = self.n if self.log.count("open") == 1 else self.then
         self.closed.clear()
 
     def read(self):
@@ -114,7 +116,7 @@ class FlakyCamera:
             return None
         self.left -= 1
         time.sleep(0.005)
-        return Frame(0, time.monotonic(), img(self.left))
+        return Frame(0, time.monotonic(), img(self.left % 256))
 
     def close(self):
         self.closed.set()
@@ -131,7 +133,8 @@ def wait_for(pred, timeout=3.0):
 
 def test_camera_lost_mid_stream_reconnects():
     log = []
-    cam = FlakyCamera(log, n=5, fail_opens=2)
+    # the connection after the reconnect lasts (~5 s), so no further reopen can race the count below
+    cam = FlakyCamera(log, n=5, fail_opens=2, then=1000)
     seen = set()
     cap = Capture(cam, backoff=(0.01, 0.04), lost_after=10).start()
     assert wait_for(lambda: seen.add(cap.state) or (log.count("open") >= 4 and cap.latest()[0] >= 10))
