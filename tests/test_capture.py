@@ -160,7 +160,7 @@ def test_back_off_is_capped_and_state_becomes_lost():
     assert wait_for(lambda: cap.state == LOST, 2)
     assert wait_for(lambda: len(opens) >= 8, 2)
     gaps = np.diff(opens[-4:])
-    assert gaps.max() < 0.2  # capped at 0.03 s (plus scheduling)
+    assert gaps.max() < 0.5  # capped at 0.03 s plus scheduling; uncapped doubling would reach 1.28 s by the 8th
     cap.stop()
 
 
