@@ -564,3 +564,46 @@ def test_a_refused_discard_first_seen_on_a_spread_pile_is_not_sent_again():
     for _ in range(3):  # the QC hidden under the next card on the pile
         o.observe(snap(P, ["5C", "JH"], Ana=[["10C", "10S"]]))
     assert sum(1 for x in o.outcomes if not x["ok"] and x["event"].get("card") == "QC") == 1
+
+
+def test_a_meld_one_unseen_card_makes_legal_is_asked_not_refused():
+    """Classic hand 3 with the taught deck (stop 36): Ana's run 4D 5D 6D 7D was read 4D 6D 7D, each card a sure
+    read; the referee refused it, and her later plays did not add up.  A meld no other reading makes legal, that
+    one card not on the table makes legal, is asked about with that card ("is the meld 4D 5D 6D 7D?")."""
+    P = ["Ana", "Ben"]
+    o = Observer(Match({"type": "match", "rules": "classic", "players": P}), "Ana")
+    o.observe(snap(P, ["KS"]))  # Ana deals, Ben plays first
+    out = o.observe(snap(P, ["KS", "2C"], Ben=[["4D", "6D", "7D"]]))
+    assert [x["event"] for x in out][0] == {"type": "draw", "player": "Ben", "from": "stock"}
+    [p] = o.pending()
+    assert p["event"] == {"type": "meld", "player": "Ben", "cards": ["4D", "5D", "6D", "7D"]}
+    assert p["reason"] == "Ben laid down 4D 6D 7D and a card the camera could not see: is the meld 4D 5D 6D 7D?"
+    assert "box" in p  # the question shows the part of the table the meld lies in
+    assert o.confirm(p["id"])["ok"]
+    o.observe(snap(P, ["KS", "2C"], Ben=[["4D", "6D", "7D"]]))
+    assert events(o)[-1] == {"type": "discard", "player": "Ben", "card": "2C"}
+    # where no one card makes the meld legal it is refused, as before
+    o2 = Observer(Match({"type": "match", "rules": "classic", "players": P}), "Ana")
+    o2.observe(snap(P, ["KS"]))
+    out = o2.observe(snap(P, ["KS", "2C"], Ben=[["4D", "8D", "KH"]]))
+    assert o2.pending() == [] and any(x["event"]["type"] == "meld" and not x["ok"] for x in out)
+
+
+def test_a_card_left_on_a_meld_by_an_earlier_turn_is_no_later_lay_off():
+    """Classic hand 3 with the taught deck (stop 36): Ana laid off 4S and 3S on Ben's spade run, the 3S read as
+    9S (another name for one of the run's own cards: not her lay-off). Two turns later Ben laid off the 8S, and
+    "8S 9S" fitted the run: Ben was one card short and went out on his discard. A card new on a meld that came
+    no later than the last turn's discard is not a later player's lay-off."""
+    P = ["Ana", "Ben"]
+    o = Observer(Match({"type": "match", "rules": "classic", "players": P}), "Ana")
+    o.observe(snap(P, ["KS"]))
+    o.observe(snap(P, ["KS", "2C"], Ben=[["5S", "6S", "7S"]]))  # Ben melds and discards
+    alt = {"9S": (("6S", 0.3),)}  # the 9S was also read as the run's 6S
+    o.observe(TableSnapshot(discard=("KS", "2C", "8C"), players={
+        "Ana": (), "Ben": (Group(("4S", "5S", "6S", "7S", "9S"), (0, 0, 1, 1)),)}, backs={}, alternatives=alt))
+    assert events(o)[-2:] == [{"type": "lay_off", "player": "Ana", "cards": ["4S"], "meld": 1},
+                              {"type": "discard", "player": "Ana", "card": "8C"}]
+    o.observe(TableSnapshot(discard=("KS", "2C", "8C", "5H"), players={
+        "Ana": (), "Ben": (Group(("4S", "5S", "6S", "7S", "8S", "9S"), (0, 0, 1, 1)),)}, backs={}, alternatives=alt))
+    assert events(o)[-2:] == [{"type": "lay_off", "player": "Ben", "cards": ["8S"], "meld": 1},
+                              {"type": "discard", "player": "Ben", "card": "5H"}]

@@ -158,6 +158,9 @@ class Observer:
         self._joker_memo: dict = {}  # the legal declarations of a joker in a play (this turn's)
         self._snaps = 0  # snapshots seen
         self._arrived: dict[str, int] = {}  # card -> the snapshot it first came in this hand (`_note_arrivals`)
+        # the snapshot the last discard applied came in: a card new on a meld that came by then is an earlier
+        # turn's, never a later player's lay-off (`_turn_candidate`)
+        self._turn_from = 0
         self.outcomes: list[Outcome] = []
 
     # ---- public API ------------------------------------------------------------------------------
@@ -335,6 +338,9 @@ class Observer:
             self._disputed.update(c for c in self._last.discard if c != cand.event.get("upcard"))
         if v.ok and cand.event.get("type") == "discard":
             self._turn_top = None  # the turn is over
+            at = self._arrived.get(_physical(cand.event.get("card") or ""))
+            if at is not None:
+                self._turn_from = max(self._turn_from, at)
         elif cand.event.get("type") == "discard" and self._turn_top and self._turn_top[2] == cand.event.get("card"):
             self._turn_top = (*self._turn_top[:2], None)  # refused: not proposed again this turn
         if v.ok and cand.renames:
@@ -432,7 +438,7 @@ class Observer:
         self._disputed &= visible  # a disputed card that left the table counts again when it comes back
         hand = (cur or {}).get("number")
         if hand != self._hand:
-            self._hand, self._disputed_on = hand, {}
+            self._hand, self._disputed_on, self._turn_from = hand, {}, 0
             self._arrived = {c: n for c, n in self._arrived.items() if c in visible}  # the deal's cards
         if cur is not None and (cur.get("awaiting_reveal") or cur.get("phase") == "reveal"):
             self._cleared = False
@@ -632,6 +638,12 @@ class Observer:
             came = min(ends) + self.TURN_MARGIN
             new_groups = [(o, n if o == player or not t else [c for c in n if self._arrived.get(c, 0) <= came], t, b)
                           for o, n, t, b in new_groups]
+        # a card new on a meld that came no later than the last turn's discard is that turn's or an earlier
+        # one's, left unexplained (a misread index: classic hand 3, taught deck: Ana's 3S read 9S on Ben's spade
+        # run was not her lay-off; two turns later Ben laid off 8S, "8S 9S" fitted, and Ben went out on it)
+        if self._turn_from:
+            new_groups = [(o, [c for c in n if self._arrived.get(c, self._snaps) > self._turn_from] if t else n, t, b)
+                          for o, n, t, b in new_groups]
         new_groups = [g for g in new_groups if g[1]]
 
         # candidate plays in order: melds, lay-offs, then the discard
@@ -645,7 +657,8 @@ class Observer:
                 else:
                     plays.append(self._ambiguous_layoff(ev, sorted(touched), new))
             elif owner == player and len(new) >= 3:
-                plays.append(_Candidate({"type": "meld", "player": player, "cards": new}, 1.0, "", tuple(new)))
+                plays.append(_Candidate({"type": "meld", "player": player, "cards": new}, 1.0, "", tuple(new),
+                                        region=_box))
             elif owner == player and lay_in_own_zone:
                 # Rummy 500: a lay-off lies in the zone of the player who lays it off; fewer than three new
                 # cards may also be a meld being laid out, so only a lay-off the referee accepts counts, on the
@@ -659,6 +672,7 @@ class Observer:
         turn_key = (cur.get("number"), player, len(pile), len(melds))
         plays = [self._declare_joker(c, turn_key) for c in plays]
         plays = [self._complete(snap, c, known) for c in plays]
+        plays = [self._gap_meld(snap, c, known) for c in plays]
         plays.sort(key=lambda c: 0 if c.event["type"] == "meld" else 1)
         missed = None
         # the questions below guess what the camera did not see; offline (`track`, nobody to answer) only the
@@ -733,6 +747,30 @@ class Observer:
                 ev["card"] = deep[0]
             return _Candidate(ev, 1.0, follow=plays[0])
         return plays[0]
+
+    def _gap_meld(self, snap: TableSnapshot, cand: _Candidate, known: Counter) -> _Candidate:
+        """A new meld of three or more named cards the rules refuse, and that no other reading of its cards
+        makes legal (`_complete` left it as it was), which one more card makes legal: a card the camera could
+        not see (classic hand 3, taught deck: Ana's 4D 5D 6D 7D read 4D 6D 7D, sure of each, refused; her
+        turn's later plays then did not add up). Asked, with that card (the first the rules accept, any card
+        not on the table); the players confirm it or correct it. Unchanged where no one card fits."""
+        ev = cand.event
+        if ev.get("type") != "meld" or cand.ask or cand.renames or len(cand.cards) < 3:
+            return cand
+        cards = list(ev.get("cards") or [])
+        if any(not isinstance(c, str) or _unknown(c) or c.startswith("JK") for c in cards) or self._legal(ev):
+            return cand
+        seen = {_physical(c) for c in snap.table_cards() if not _unknown(c)}
+        for a in ALL_CARDS:
+            if known[a] or a in seen or a in cards:
+                continue
+            new_ev = dict(ev, cards=sorted([*cards, a], key=lambda c: ALL_CARDS.index(c) if c in ALL_CARDS else -1))
+            if self._legal(new_ev):
+                reason = (f"{ev.get('player')} laid down {' '.join(cards)} and a card the camera could not see: "
+                          f"is the meld {' '.join(new_ev['cards'])}?")
+                return _Candidate(new_ev, min(cand.confidence, self.min_confidence / 2), reason,
+                                  tuple(new_ev["cards"]), cand.follow, cand.turn, region=cand.region)
+        return cand
 
     def _stood_in(self, snap: TableSnapshot, new: list[str], touched: set[int], melds: list[dict],
                   player: str) -> list[str]:
