@@ -348,6 +348,14 @@ class Observer:
             self._alias(cand.renames)
             if self._raw is not None:
                 self._last = self._renamed(self._raw)
+                # the card the camera named `wrong` is `right`: it came when the camera first saw it, and the
+                # name `wrong` has not come yet (the real one, laid later, is new then: a lay-off, not a card
+                # of an earlier turn)
+                present = self._last.table_cards()
+                for wrong, right in cand.renames:
+                    if wrong in self._arrived and wrong not in present:
+                        at = self._arrived.pop(wrong)
+                        self._arrived[right] = min(at, self._arrived.get(right, at))
         return self._emit(out)
 
     def _derive(self) -> list[Outcome]:
