@@ -607,3 +607,20 @@ def test_a_card_left_on_a_meld_by_an_earlier_turn_is_no_later_lay_off():
         "Ana": (), "Ben": (Group(("4S", "5S", "6S", "7S", "8S", "9S"), (0, 0, 1, 1)),)}, backs={}, alternatives=alt))
     assert events(o)[-2:] == [{"type": "lay_off", "player": "Ben", "cards": ["8S"], "meld": 1},
                               {"type": "discard", "player": "Ben", "card": "5H"}]
+
+
+def test_a_card_taken_from_the_pile_and_laid_off_is_a_lay_off():
+    """The other side of the rule above (Rummy 500 hand 2, taught deck, stop 37): a card that lay on the pile
+    by the last discard, taken up and laid on a meld, came to the meld now: it is the lay-off of the player who
+    took it.  When a card came into the players' zones counts, not when it came onto the table."""
+    P = ["Ana", "Ben"]
+    o = Observer(Match({"type": "match", "rules": "classic", "players": P}), "Ana")
+    o.observe(snap(P, ["KS"]))
+    o.observe(snap(P, ["KS", "2C"], Ben=[["5S", "6S", "7S"]]))  # Ben melds and discards the 2C
+    o.observe(snap(P, ["KS", "2C", "8S"], Ben=[["5S", "6S", "7S"]]))  # Ana draws and discards the 8S
+    assert events(o)[-1] == {"type": "discard", "player": "Ana", "card": "8S"}
+    # Ben takes the 8S, lays it on his run and discards the 4H
+    o.observe(snap(P, ["KS", "2C", "4H"], Ben=[["5S", "6S", "7S", "8S"]]))
+    assert events(o)[-3:] == [{"type": "draw", "player": "Ben", "from": "discard", "card": "8S"},
+                              {"type": "lay_off", "player": "Ben", "cards": ["8S"], "meld": 1},
+                              {"type": "discard", "player": "Ben", "card": "4H"}]

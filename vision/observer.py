@@ -158,6 +158,7 @@ class Observer:
         self._joker_memo: dict = {}  # the legal declarations of a joker in a play (this turn's)
         self._snaps = 0  # snapshots seen
         self._arrived: dict[str, int] = {}  # card -> the snapshot it first came in this hand (`_note_arrivals`)
+        self._in_zone: dict[str, int] = {}  # card -> the snapshot it first lay in a player's zone this hand
         # the snapshot the last discard applied came in: a card new on a meld that came by then is an earlier
         # turn's, never a later player's lay-off (`_turn_candidate`)
         self._turn_from = 0
@@ -186,6 +187,8 @@ class Observer:
         self._snaps += 1
         for c in snap.table_cards():
             self._arrived.setdefault(c, self._snaps)
+        for c in snap.zone_cards():
+            self._in_zone.setdefault(c, self._snaps)
 
     def _renamed(self, snap: TableSnapshot) -> TableSnapshot:
         """The snapshot with the players' names for the cards they corrected (forgotten once off the table).
@@ -353,9 +356,10 @@ class Observer:
                 # of an earlier turn)
                 present = self._last.table_cards()
                 for wrong, right in cand.renames:
-                    if wrong in self._arrived and wrong not in present:
-                        at = self._arrived.pop(wrong)
-                        self._arrived[right] = min(at, self._arrived.get(right, at))
+                    for arrived in (self._arrived, self._in_zone):
+                        if wrong in arrived and wrong not in present:
+                            at = arrived.pop(wrong)
+                            arrived[right] = min(at, arrived.get(right, at))
         return self._emit(out)
 
     def _derive(self) -> list[Outcome]:
@@ -448,6 +452,7 @@ class Observer:
         if hand != self._hand:
             self._hand, self._disputed_on, self._turn_from = hand, {}, 0
             self._arrived = {c: n for c, n in self._arrived.items() if c in visible}  # the deal's cards
+            self._in_zone = {c: n for c, n in self._in_zone.items() if c in visible}
         if cur is not None and (cur.get("awaiting_reveal") or cur.get("phase") == "reveal"):
             self._cleared = False
             return self._named(snap, self._reveal_candidate(snap, cur), cur)
@@ -648,9 +653,11 @@ class Observer:
                           for o, n, t, b in new_groups]
         # a card new on a meld that came no later than the last turn's discard is that turn's or an earlier
         # one's, left unexplained (a misread index: classic hand 3, taught deck: Ana's 3S read 9S on Ben's spade
-        # run was not her lay-off; two turns later Ben laid off 8S, "8S 9S" fitted, and Ben went out on it)
+        # run was not her lay-off; two turns later Ben laid off 8S, "8S 9S" fitted, and Ben went out on it).
+        # When it came to the players' zones counts, not to the table: a card taken from the pile and laid off
+        # lay on the pile long before (Rummy 500 hand 2)
         if self._turn_from:
-            new_groups = [(o, [c for c in n if self._arrived.get(c, self._snaps) > self._turn_from] if t else n, t, b)
+            new_groups = [(o, [c for c in n if self._in_zone.get(c, self._snaps) > self._turn_from] if t else n, t, b)
                           for o, n, t, b in new_groups]
         new_groups = [g for g in new_groups if g[1]]
 
