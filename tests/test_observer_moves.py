@@ -624,3 +624,27 @@ def test_a_card_taken_from_the_pile_and_laid_off_is_a_lay_off():
     assert events(o)[-3:] == [{"type": "draw", "player": "Ben", "from": "discard", "card": "8S"},
                               {"type": "lay_off", "player": "Ben", "cards": ["8S"], "meld": 1},
                               {"type": "discard", "player": "Ben", "card": "4H"}]
+
+
+def test_a_meld_seen_as_two_short_groups_is_one_meld():
+    """Basic hand 4, taught deck (stop 37): Ana's 5S 6S 7S, laid a little spread, was seen as "5S 6S" and "7S";
+    her 10C 10H 10S beside it was applied first and every later meld number was one off.  Two short groups of
+    new cards in the player's own zone that make a legal meld together are that meld, in the order laid."""
+    P = ["Ana", "Ben"]
+    o = Observer(Match({"type": "match", "rules": "basic", "players": P}), "Ana")
+    o.observe(snap(P, ["KS"]))
+    o.observe(snap(P, ["KS", "2C"]))  # Ben draws from the stock and discards
+    # while the two short groups are all Ana has put down, she may still be laying them out: nothing yet
+    o.observe(snap(P, ["KS", "2C"], Ana=[["5S", "6S"], ["7S"]]))
+    assert not any(e["type"] == "meld" for e in events(o))
+    o.observe(snap(P, ["KS", "2C", "9H"], Ana=[["5S", "6S"], ["7S"], ["10C", "10H", "10S"]]))
+    assert events(o)[-4:] == [{"type": "draw", "player": "Ana", "from": "stock"},
+                              {"type": "meld", "player": "Ana", "cards": ["5S", "6S", "7S"]},
+                              {"type": "meld", "player": "Ana", "cards": ["10C", "10H", "10S"]},
+                              {"type": "discard", "player": "Ana", "card": "9H"}]
+    # two short groups that make no meld together stay apart (nothing is made up)
+    o2 = Observer(Match({"type": "match", "rules": "basic", "players": P}), "Ana")
+    o2.observe(snap(P, ["KS"]))
+    o2.observe(snap(P, ["KS", "2C"]))
+    o2.observe(snap(P, ["KS", "2C", "9H"], Ana=[["5S", "6S"], ["JD"]]))
+    assert not any(e["type"] == "meld" for e in events(o2))

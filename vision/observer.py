@@ -660,6 +660,10 @@ class Observer:
             new_groups = [(o, [c for c in n if self._in_zone.get(c, self._snaps) > self._turn_from] if t else n, t, b)
                           for o, n, t, b in new_groups]
         new_groups = [g for g in new_groups if g[1]]
+        if new_discards or any(o == player and (t or len(n) >= 3) for o, n, t, _b in new_groups):
+            # not while the player may still be laying the meld out: once the turn is over, or once another
+            # play of theirs is applied (the order of the melds numbers them)
+            new_groups = self._joined(new_groups, player, melds, lay_in_own_zone)
 
         # candidate plays in order: melds, lay-offs, then the discard
         plays: list[_Candidate] = []
@@ -762,6 +766,28 @@ class Observer:
                 ev["card"] = deep[0]
             return _Candidate(ev, 1.0, follow=plays[0])
         return plays[0]
+
+    def _joined(self, new_groups: list, player: str, melds: list[dict], lay_in_own_zone: bool) -> list:
+        """Two groups of new cards in the player's own zone, each too short to be a meld, that together make a
+        meld the rules accept, are that meld: a meld laid a little spread is seen as two groups (basic hand 4,
+        taught deck: Ana's 5S 6S 7S seen as "5S 6S" and "7S"; her 10C 10H 10S, laid beside it, was applied first
+        and every later meld number was one off).  Where a group of one's own zone may be a lay-off (Rummy 500),
+        only groups that fit no meld as a lay-off are joined.  Called once the turn is over or another play of
+        the player's is seen with them (while the player may still be laying a meld out, it waits: the demo's
+        Ana laid JC JH JS, seen as "JH JC" and "JS", and an ace on Cleo's meld seen only after her discard)."""
+        small = [i for i, (o, n, t, _b) in enumerate(new_groups) if o == player and not t and len(n) < 3
+                 and not any(map(_unknown, n))]
+        if lay_in_own_zone:
+            small = [i for i in small if not any(
+                self._legal({"type": "lay_off", "player": player, "cards": new_groups[i][1], "meld": m["id"]})
+                for m in melds)]
+        for a, i in enumerate(small):
+            for j in small[a + 1:]:
+                cards = [*new_groups[i][1], *new_groups[j][1]]
+                if len(cards) >= 3 and self._legal({"type": "meld", "player": player, "cards": cards}):
+                    joined = (player, cards, set(), union([new_groups[i][3], new_groups[j][3]]))
+                    return [joined if k == i else g for k, g in enumerate(new_groups) if k != j]
+        return new_groups
 
     def _gap_meld(self, snap: TableSnapshot, cand: _Candidate, known: Counter) -> _Candidate:
         """A new meld of three or more named cards the rules refuse, and that no other reading of its cards
