@@ -648,3 +648,28 @@ def test_a_meld_seen_as_two_short_groups_is_one_meld():
     o2.observe(snap(P, ["KS", "2C"]))
     o2.observe(snap(P, ["KS", "2C", "9H"], Ana=[["5S", "6S"], ["JD"]]))
     assert not any(e["type"] == "meld" for e in events(o2))
+
+
+def test_a_meld_card_seen_earlier_this_turn_and_lost_since_is_still_in_the_meld():
+    """Solitaired hand 1, taught deck (stop 37): Cleo's 2H 3H 4H 5H was seen as "5H 4H 2H" for two looks, then
+    only as "5H" and "2H" when she discarded; the discard was applied without the meld.  A card seen in the
+    player's zone this turn and lost since counts with the new cards there when the turn is over: with one more
+    card unseen (the 3H) they make a meld, which the players are asked about."""
+    P = ["Ana", "Ben"]
+    o = Observer(Match({"type": "match", "rules": "basic", "players": P}), "Ana")
+    o.observe(snap(P, ["KS"]))
+    o.observe(snap(P, ["KS"], Ben=[["5H"], ["4H"]]))
+    assert o.pending() == []
+    o.observe(snap(P, ["KS", "9C"], Ben=[["5H"], ["2H"]]))  # the 4H is lost; Ben discards
+    [p] = o.pending()
+    assert p["event"] == {"type": "meld", "player": "Ben", "cards": ["2H", "3H", "4H", "5H"]}
+    assert "4H seen there before" in p["reason"]
+    assert o.confirm(p["id"])["ok"]
+    o.observe(snap(P, ["KS", "9C"], Ben=[["5H"], ["2H"]]))
+    assert events(o)[-1] == {"type": "discard", "player": "Ben", "card": "9C"}
+    # a card seen in the zone in an earlier turn is no card of this one
+    o2 = Observer(Match({"type": "match", "rules": "basic", "players": P}), "Ana")
+    o2.observe(snap(P, ["KS"]))
+    o2.observe(snap(P, ["KS"], Ana=[["4H"]]))
+    o2.observe(snap(P, ["KS", "9C"], Ben=[["5H"], ["2H"]]))
+    assert all("4H" not in q["event"].get("cards", []) for q in o2.pending())

@@ -159,6 +159,7 @@ class Observer:
         self._snaps = 0  # snapshots seen
         self._arrived: dict[str, int] = {}  # card -> the snapshot it first came in this hand (`_note_arrivals`)
         self._in_zone: dict[str, int] = {}  # card -> the snapshot it first lay in a player's zone this hand
+        self._zone_last: dict[str, tuple[int, str]] = {}  # card -> (the last snapshot it lay in a zone, whose)
         # the snapshot the last discard applied came in: a card new on a meld that came by then is an earlier
         # turn's, never a later player's lay-off (`_turn_candidate`)
         self._turn_from = 0
@@ -189,6 +190,10 @@ class Observer:
             self._arrived.setdefault(c, self._snaps)
         for c in snap.zone_cards():
             self._in_zone.setdefault(c, self._snaps)
+        for owner, groups in snap.players.items():
+            for g in groups:
+                for c in g.cards:
+                    self._zone_last[c] = (self._snaps, owner)
 
     def _renamed(self, snap: TableSnapshot) -> TableSnapshot:
         """The snapshot with the players' names for the cards they corrected (forgotten once off the table).
@@ -453,6 +458,7 @@ class Observer:
             self._hand, self._disputed_on, self._turn_from = hand, {}, 0
             self._arrived = {c: n for c, n in self._arrived.items() if c in visible}  # the deal's cards
             self._in_zone = {c: n for c, n in self._in_zone.items() if c in visible}
+            self._zone_last = {c: v for c, v in self._zone_last.items() if c in visible}
         if cur is not None and (cur.get("awaiting_reveal") or cur.get("phase") == "reveal"):
             self._cleared = False
             return self._named(snap, self._reveal_candidate(snap, cur), cur)
@@ -706,7 +712,12 @@ class Observer:
             # the turn is over, and two new cards lie together in the player's zone: a meld whose third card
             # the camera could not see; asked, with the card the rules allow proposed (in Rummy 500, where
             # two cards in one's own zone may be a lay-off, only when they fit no meld)
-            for _owner, new, _touched, box in _loose(new_groups, player):
+            loose = _loose(new_groups, player)
+            flicker = self._flickered_meld(snap, loose[-1] if loose else None, player, known, plays)
+            if flicker is not None:
+                plays.append(flicker)
+                loose = []
+            for _owner, new, _touched, box in loose:
                 if len(new) == 2 and not any(map(_unknown, new)) and not any(
                         set(new) <= set(c.cards) for c in plays):
                     short = _Candidate({"type": "meld", "player": player, "cards": [*new, UNKNOWN]}, 0.0, "",
@@ -766,6 +777,35 @@ class Observer:
                 ev["card"] = deep[0]
             return _Candidate(ev, 1.0, follow=plays[0])
         return plays[0]
+
+    def _flickered_meld(self, snap: TableSnapshot, loose, player: str, known: Counter,
+                        plays: list[_Candidate]) -> _Candidate | None:
+        """The turn is over and the player's zone holds new cards that make no play, with cards seen there
+        earlier this turn that the camera has lost since (a card read while it was put down keeps its name when
+        it is covered later): together they are a meld the rules accept, or one card more makes them one.
+        Asked (Solitaired hand 1, taught deck: Cleo's 2H 3H 4H 5H was seen as "5H 4H 2H" for two looks, then
+        only as "5H" and "2H"; her discard was applied without the meld and the hand never added up)."""
+        if loose is None:
+            return None
+        _o, new, _t, box = loose
+        if any(map(_unknown, new)) or any(set(new) & set(c.cards) for c in plays):
+            return None
+        present = snap.table_cards()
+        lost = sorted((c for c, (n, o) in self._zone_last.items()
+                       if o == player and n > self._turn_from and c not in present and not known[c] and c not in new
+                       and not _unknown(c)), key=lambda c: self._zone_last[c][0])
+        if not lost or len(new) + len(lost) < 3:
+            return None
+        cards = [*new, *lost]
+        cand = _Candidate({"type": "meld", "player": player, "cards": cards}, 0.0, "", tuple(cards), region=box)
+        if not self._legal(cand.event):
+            cand = self._gap_meld(snap, cand, known)
+            if not self._legal(cand.event):
+                return None
+        cand.reason = (f"{player} laid down {' '.join(new)}, and {' '.join(lost)} seen there before: "
+                       f"is the meld {' '.join(cand.event['cards'])}?")
+        cand.confidence, cand.ask, cand.renames = 0.0, True, ()
+        return cand
 
     def _joined(self, new_groups: list, player: str, melds: list[dict], lay_in_own_zone: bool) -> list:
         """Two groups of new cards in the player's own zone, each too short to be a meld, that together make a
