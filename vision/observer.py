@@ -188,11 +188,10 @@ class Observer:
         self._snaps += 1
         for c in snap.table_cards():
             self._arrived.setdefault(c, self._snaps)
-        for c in snap.zone_cards():
-            self._in_zone.setdefault(c, self._snaps)
         for owner, groups in snap.players.items():
             for g in groups:
                 for c in g.cards:
+                    self._in_zone.setdefault(c, self._snaps)
                     self._zone_last[c] = (self._snaps, owner)
 
     def _renamed(self, snap: TableSnapshot) -> TableSnapshot:
