@@ -82,6 +82,15 @@ MAX_CANDIDATES = 120  # at most this many of them (highest YOLO scores) go to th
 # validation splits (unchanged); models/MODEL.md, "Round eight"
 SMALL_RATIO = 0.6
 SMALL_MIN_REF = 3
+# two boxes of different names that share this much of the smaller one lie on one corner index (the indices of two
+# visible cards never overlap so: a card over another's index hides it); see `one_name_per_index`
+INDEX_OVERLAP = 0.8
+# ... and are two looks at one index when each names the other at least this much (its second choice); else the
+# larger box spans two indices and its reading is a blend of them (Rummy 500 hand 0: a box over the QD and QC of a
+# fanned set read QS)
+MUTUAL_SCORE = 0.1
+SPAN_AREA = 1.3  # the larger box counts as spanning from this many times the smaller one's area
+STRADDLE_PART = 0.3  # a box two other indices each cover this share of, and together `INDEX_OVERLAP`, straddles them
 
 JOKER_CLASSES = {"BLACK JOKER", "RED JOKER", "JK", "JOKER"}
 
@@ -427,12 +436,15 @@ class Detector:
         in the frame (`resolve_decks`; "table": `self.decks`; None: no limit).  Each card carries its
         `alternatives`: the other names its corners' scores give (best first, from 0.05)."""
         decks = self.decks if decks == "table" else decks
+        # the cards' alternatives come from the corners as `one_name_per_index` left them (a merged index's mean
+        # scores), as their names do
         if self.floor is None or self.floor >= self.conf:
-            corners = self.scored_corners(frame_bgr)
+            corners = one_name_per_index(self.scored_corners(frame_bgr))
             return with_alternatives(decode_cards(corners, self.conf, decks, self.small_ratio), corners)
         lo = float(self.floor)
         if self.unknown_from is None or self.classifier is None:
-            corners = [c for c in self.scored_candidates(frame_bgr) if c[0] != "NONE" and c[1] >= lo]
+            corners = one_name_per_index([c for c in self.scored_candidates(frame_bgr)
+                                          if c[0] != "NONE" and c[1] >= lo])
             return with_alternatives(decode_cards(corners, lo, decks, self.small_ratio), corners)
         named, unsure = [], []
         for (name, p, box, pr), score in self._named_boxes(self._bgr(frame_bgr)):
@@ -440,6 +452,7 @@ class Detector:
                 named.append((name, p, box, pr))
             elif score >= self.unknown_from:
                 unsure.append((name, score, box, pr))
+        named = one_name_per_index(named)
         cards = with_alternatives(decode_cards(named, lo, decks, self.small_ratio), named)
         return cards + unknown_cards(unsure, cards)
 
@@ -468,11 +481,107 @@ def without_small_indices(corners: list, typical: float | None = None, ratio: fl
     return [c for c in corners if c[0] == "BACK" or _size(c[2]) >= ratio * typical]
 
 
+def _area(b: Box) -> float:
+    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
+
+
+def _shared(a: Box, b: Box) -> float:
+    """How much of the smaller box the two share."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    return w * h / max(1e-9, min(_area(a), _area(b)))
+
+
+def one_name_per_index(corners: list[Corner]) -> list[Corner]:
+    """One corner index, one name.  The localiser may put two boxes on one index (overlapping under NMS's 0.5),
+    and the classifier may name them differently: the 7C of a fanned set read 7C in a wide box and 7S in a tight
+    one became two cards, and the 7S a lay-off (Rummy 500 hand 0).  Two boxes of different names sharing
+    `INDEX_OVERLAP` of the smaller one are settled so:
+
+    - each names the other as a second choice (`MUTUAL_SCORE`): two looks at one index; one corner remains, the
+      smaller box (the tighter fit) with the mean of both score vectors, named by it;
+    - else, when one box is far larger (`SPAN_AREA`), it spans two indices and its reading blends them: dropped;
+    - else the less confident one is dropped.
+
+    Then a box that straddles two indices of other names (`_straddling`) is dropped.  Only corners with per-class
+    scores (the classifier's or YOLO's) are compared; backs and unnamed boxes stay."""
+    out = list(corners)
+    while True:
+        best = None
+        for i in range(len(out)):
+            ni, _ci, bi, pi = out[i]
+            if ni in ("NONE", "BACK") or pi is None or len(pi) != len(_CLASSES):
+                continue
+            for j in range(i + 1, len(out)):
+                nj, _cj, bj, pj = out[j]
+                if nj in ("NONE", "BACK") or nj == ni or pj is None or len(pj) != len(_CLASSES):
+                    continue
+                if canonical_card(ni) == canonical_card(nj):
+                    continue
+                sh = _shared(bi, bj)
+                if sh >= INDEX_OVERLAP and (best is None or sh > best[0]):
+                    best = (sh, i, j)
+        if best is None:
+            drop = _straddling(out)  # after the pairs: a wide box read right over a misread tight one is merged
+            return [c for k, c in enumerate(out) if k not in drop]
+        _sh, i, j = best
+        (ni, ci, bi, pi), (nj, cj, bj, pj) = out[i], out[j]
+        ki, kj = _CLASS_INDEX.get(canonical_card(nj)), _CLASS_INDEX.get(canonical_card(ni))
+        mutual = (ki is not None and kj is not None and float(pi[ki]) >= MUTUAL_SCORE
+                  and float(pj[kj]) >= MUTUAL_SCORE)
+        small, large = (i, j) if _area(bi) <= _area(bj) else (j, i)
+        if mutual:
+            mean = (np.asarray(pi, dtype=np.float64) + np.asarray(pj, dtype=np.float64)) / 2
+            k = int(mean.argmax())
+            merged = (_CLASS_NAMES_RAW[k], float(mean[k]), out[small][2], mean.astype(np.float32))
+            out = [c for n, c in enumerate(out) if n not in (i, j)] + [merged]
+        elif _area(out[large][2]) >= SPAN_AREA * _area(out[small][2]):
+            out.pop(large)
+        else:
+            out.pop(i if ci < cj else j)
+
+
+def _inter(a: Box, b: Box) -> Box | None:
+    box = (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
+    return box if box[2] > box[0] and box[3] > box[1] else None
+
+
+def _straddling(corners: list[Corner]) -> set[int]:
+    """The boxes that sit between two indices of other names, each covering `STRADDLE_PART` of it and both
+    together `INDEX_OVERLAP`, read less surely than the better of the two: the localiser's box over the QD and
+    QC of a fanned set, read QS (Rummy 500 hand 0)."""
+    named = [k for k, c in enumerate(corners) if c[0] not in ("NONE", "BACK")]
+    out = set()
+    for k in named:
+        nk, ck, bk, _ = corners[k]
+        ak = _area(bk)
+        if ak <= 0:
+            continue
+        parts = []
+        for m in named:
+            nm, cm, bm, _ = corners[m]
+            if m == k or canonical_card(nm) == canonical_card(nk):
+                continue
+            x = _inter(bk, bm)
+            if x is not None and _area(x) >= STRADDLE_PART * ak:
+                parts.append((x, cm))
+        for u in range(len(parts)):
+            for v in range(u + 1, len(parts)):
+                (xu, cu), (xv, cv) = parts[u], parts[v]
+                both = _inter(xu, xv)
+                covered = _area(xu) + _area(xv) - (_area(both) if both is not None else 0.0)
+                if covered >= INDEX_OVERLAP * ak and ck < max(cu, cv):
+                    out.add(k)
+    return out
+
+
 def decode_cards(corners: list[Corner], conf: float, decks: int | None = 1,
                  small_ratio: float | None = None) -> list[CardDetection]:
     """Corners (with per-class scores) → cards (`without_small_indices` with `small_ratio`, default
-    `SMALL_RATIO`; 0: off), `merge_corners`), then the one-deck rule (`resolve_decks`)."""
-    corners = without_small_indices(corners, ratio=small_ratio)
+    `SMALL_RATIO`; 0: off), `one_name_per_index`, `merge_corners`), then the one-deck rule (`resolve_decks`)."""
+    corners = one_name_per_index(without_small_indices(corners, ratio=small_ratio))
     cards = merge_corners([(n, c, b) for n, c, b, _ in corners])
     return cards if decks is None else resolve_decks(cards, corners, conf, decks)
 
@@ -547,6 +656,8 @@ def unknown_cards(corners: list[Corner], named: list[CardDetection], k: int = 3,
 
 # the score columns the one-deck rule assigns: the canonical names of the corner classes, jokers and backs left out
 _CLASSES = [canonical_card(n) for n in CORNER_CLASSES]
+_CLASS_NAMES_RAW = list(CORNER_CLASSES)
+_CLASS_INDEX = {n: i for i, n in enumerate(_CLASSES) if n not in UNLIMITED}
 _COLS = [i for i, n in enumerate(_CLASSES) if n not in UNLIMITED]
 _COL_NAMES = [_CLASSES[i] for i in _COLS]
 _COL_INDEX = {n: j for j, n in enumerate(_COL_NAMES)}
