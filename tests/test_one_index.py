@@ -64,3 +64,12 @@ def test_cards_side_by_side_are_left_alone():
     assert one_name_per_index(row) == row
     same = [corner({"9C": 0.9}, (10, 10, 30, 50)), corner({"9C": 0.8}, (12, 11, 31, 50))]
     assert one_name_per_index(same) == same  # one name twice: `merge_corners` keeps the better
+
+
+def test_a_card_between_its_two_neighbours_is_kept():
+    # K C D H fanned (Rummy 500 hand 2): the KC read KS and the KH in wide boxes cover 87 % of the KD's box, but they
+    # lie two steps apart: the KD's own index is between them
+    ks = corner({"KS": 0.92, "KC": 0.05}, (33, 447, 67, 492))
+    kd = corner({"KD": 0.66, "KH": 0.13}, (55, 446, 85, 493))
+    kh = corner({"KH": 0.90}, (71, 446, 98, 494))
+    assert sorted(c[0] for c in one_name_per_index([ks, kd, kh])) == ["KD", "KH", "KS"]

@@ -91,6 +91,7 @@ INDEX_OVERLAP = 0.8
 MUTUAL_SCORE = 0.1
 SPAN_AREA = 1.3  # the larger box counts as spanning from this many times the smaller one's area
 STRADDLE_PART = 0.3  # a box two other indices each cover this share of, and together `INDEX_OVERLAP`, straddles them
+STRADDLE_ROOM = 0.9  # ... when they lie too close for an index between them (`_adjacent`)
 
 JOKER_CLASSES = {"BLACK JOKER", "RED JOKER", "JK", "JOKER"}
 
@@ -549,9 +550,11 @@ def _inter(a: Box, b: Box) -> Box | None:
 
 
 def _straddling(corners: list[Corner]) -> set[int]:
-    """The boxes that sit between two indices of other names, each covering `STRADDLE_PART` of it and both
-    together `INDEX_OVERLAP`, read less surely than the better of the two: the localiser's box over the QD and
-    QC of a fanned set, read QS (Rummy 500 hand 0)."""
+    """The boxes that sit between two neighbouring indices of other names (`_adjacent`: no room for a third
+    between them), each covering `STRADDLE_PART` of it and both together `INDEX_OVERLAP`, read less surely than
+    the better of the two: the localiser's box over the QD and QC of a fanned set, read QS (Rummy 500 hand 0).
+    A card's own index between its two neighbours' is not one (the KD of KC KD KH, whose neighbours' wide boxes
+    cover 87 % of its box)."""
     named = [k for k, c in enumerate(corners) if c[0] not in ("NONE", "BACK")]
     out = set()
     for k in named:
@@ -566,15 +569,29 @@ def _straddling(corners: list[Corner]) -> set[int]:
                 continue
             x = _inter(bk, bm)
             if x is not None and _area(x) >= STRADDLE_PART * ak:
-                parts.append((x, cm))
+                parts.append((x, cm, bm))
         for u in range(len(parts)):
             for v in range(u + 1, len(parts)):
-                (xu, cu), (xv, cv) = parts[u], parts[v]
+                (xu, cu, bu), (xv, cv, bv) = parts[u], parts[v]
                 both = _inter(xu, xv)
                 covered = _area(xu) + _area(xv) - (_area(both) if both is not None else 0.0)
-                if covered >= INDEX_OVERLAP * ak and ck < max(cu, cv):
+                if covered >= INDEX_OVERLAP * ak and ck < max(cu, cv) and _adjacent(bu, bv, bk):
                     out.add(k)
     return out
+
+
+def _adjacent(a: Box, b: Box, between: Box) -> bool:
+    """Whether indices `a` and `b` lie too close together for another index between them: their centres nearer
+    than `STRADDLE_ROOM` of the extent of the box `between` along the line joining them.  In a fanned meld the
+    indices on both sides of a card's are two steps apart (the KD between KC and KH: 1.15 of its box), those of
+    two neighbours one step (the QD and QC under a box read QS: 0.72)."""
+    (ax, ay), (bx, by) = _center(a), _center(b)
+    dx, dy = bx - ax, by - ay
+    d = float(np.hypot(dx, dy))
+    if d <= 0:
+        return True
+    extent = (between[2] - between[0]) * abs(dx) / d + (between[3] - between[1]) * abs(dy) / d
+    return d < STRADDLE_ROOM * extent
 
 
 def decode_cards(corners: list[Corner], conf: float, decks: int | None = 1,
