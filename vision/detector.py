@@ -85,13 +85,10 @@ SMALL_MIN_REF = 3
 # two boxes of different names that share this much of the smaller one lie on one corner index (the indices of two
 # visible cards never overlap so: a card over another's index hides it); see `one_name_per_index`
 INDEX_OVERLAP = 0.8
-# ... and are two looks at one index when each names the other at least this much (its second choice); else the
-# larger box spans two indices and its reading is a blend of them (Rummy 500 hand 0: a box over the QD and QC of a
-# fanned set read QS)
+# ... and are two looks at one index when each names the other at least this much (its second choice)
 MUTUAL_SCORE = 0.1
-SPAN_AREA = 1.3  # the larger box counts as spanning from this many times the smaller one's area
 STRADDLE_PART = 0.3  # a box two other indices each cover this share of, and together `INDEX_OVERLAP`, straddles them
-STRADDLE_ROOM = 0.9  # ... when they lie too close for an index between them (`_adjacent`)
+STRADDLE_ROOM = 0.8  # ... when they lie too close for an index between them (`_adjacent`)
 
 JOKER_CLASSES = {"BLACK JOKER", "RED JOKER", "JK", "JOKER"}
 
@@ -498,16 +495,13 @@ def _shared(a: Box, b: Box) -> float:
 def one_name_per_index(corners: list[Corner]) -> list[Corner]:
     """One corner index, one name.  The localiser may put two boxes on one index (overlapping under NMS's 0.5),
     and the classifier may name them differently: the 7C of a fanned set read 7C in a wide box and 7S in a tight
-    one became two cards, and the 7S a lay-off (Rummy 500 hand 0).  Two boxes of different names sharing
-    `INDEX_OVERLAP` of the smaller one are settled so:
-
-    - each names the other as a second choice (`MUTUAL_SCORE`): two looks at one index; one corner remains, the
-      smaller box (the tighter fit) with the mean of both score vectors, named by it;
-    - else, when one box is far larger (`SPAN_AREA`), it spans two indices and its reading blends them: dropped;
-    - else the less confident one is dropped.
-
-    Then a box that straddles two indices of other names (`_straddling`) is dropped.  Only corners with per-class
-    scores (the classifier's or YOLO's) are compared; backs and unnamed boxes stay."""
+    one became two cards, and the 7S a lay-off (Rummy 500 hand 0).  Two boxes of different names that share
+    `INDEX_OVERLAP` of the smaller one and each name the other as a second choice (`MUTUAL_SCORE`) are two looks
+    at one index: one corner remains, the smaller box (the tighter fit) with the mean of both score vectors, named
+    by it.  Overlapping boxes that do not name each other are left alone: in a tightly fanned run the localiser's
+    boxes are wider than the index strip that shows, and the 4D's wide box shares 82 % of the 3D's (classic
+    hand 3).  Then a box that straddles two neighbouring indices of other names (`_straddling`) is dropped.  Only
+    corners with per-class scores (the classifier's or YOLO's) are compared; backs and unnamed boxes stay."""
     out = list(corners)
     while True:
         best = None
@@ -517,31 +511,27 @@ def one_name_per_index(corners: list[Corner]) -> list[Corner]:
                 continue
             for j in range(i + 1, len(out)):
                 nj, _cj, bj, pj = out[j]
-                if nj in ("NONE", "BACK") or nj == ni or pj is None or len(pj) != len(_CLASSES):
+                if nj in ("NONE", "BACK") or pj is None or len(pj) != len(_CLASSES):
                     continue
                 if canonical_card(ni) == canonical_card(nj):
                     continue
                 sh = _shared(bi, bj)
-                if sh >= INDEX_OVERLAP and (best is None or sh > best[0]):
+                if sh < INDEX_OVERLAP or (best is not None and sh <= best[0]):
+                    continue
+                ki, kj = _CLASS_INDEX.get(canonical_card(nj)), _CLASS_INDEX.get(canonical_card(ni))
+                if ki is not None and kj is not None and float(pi[ki]) >= MUTUAL_SCORE \
+                        and float(pj[kj]) >= MUTUAL_SCORE:
                     best = (sh, i, j)
         if best is None:
             drop = _straddling(out)  # after the pairs: a wide box read right over a misread tight one is merged
             return [c for k, c in enumerate(out) if k not in drop]
         _sh, i, j = best
-        (ni, ci, bi, pi), (nj, cj, bj, pj) = out[i], out[j]
-        ki, kj = _CLASS_INDEX.get(canonical_card(nj)), _CLASS_INDEX.get(canonical_card(ni))
-        mutual = (ki is not None and kj is not None and float(pi[ki]) >= MUTUAL_SCORE
-                  and float(pj[kj]) >= MUTUAL_SCORE)
-        small, large = (i, j) if _area(bi) <= _area(bj) else (j, i)
-        if mutual:
-            mean = (np.asarray(pi, dtype=np.float64) + np.asarray(pj, dtype=np.float64)) / 2
-            k = int(mean.argmax())
-            merged = (_CLASS_NAMES_RAW[k], float(mean[k]), out[small][2], mean.astype(np.float32))
-            out = [c for n, c in enumerate(out) if n not in (i, j)] + [merged]
-        elif _area(out[large][2]) >= SPAN_AREA * _area(out[small][2]):
-            out.pop(large)
-        else:
-            out.pop(i if ci < cj else j)
+        pi, pj = out[i][3], out[j][3]
+        small = i if _area(out[i][2]) <= _area(out[j][2]) else j
+        mean = (np.asarray(pi, dtype=np.float64) + np.asarray(pj, dtype=np.float64)) / 2
+        k = int(mean.argmax())
+        merged = (_CLASS_NAMES_RAW[k], float(mean[k]), out[small][2], mean.astype(np.float32))
+        out = [c for n, c in enumerate(out) if n not in (i, j)] + [merged]
 
 
 def _inter(a: Box, b: Box) -> Box | None:
@@ -583,14 +573,14 @@ def _straddling(corners: list[Corner]) -> set[int]:
 def _adjacent(a: Box, b: Box, between: Box) -> bool:
     """Whether indices `a` and `b` lie too close together for another index between them: their centres nearer
     than `STRADDLE_ROOM` of the extent of the box `between` along the line joining them.  In a fanned meld the
-    indices on both sides of a card's are two steps apart (the KD between KC and KH: 1.15 of its box), those of
-    two neighbours one step (the QD and QC under a box read QS: 0.72)."""
+    indices on both sides of a card's are two steps apart (the KD between KC and KH: 1.15 of its box's width; the
+    6D between 5D and 7D, read in skewed boxes: 0.98), those of two neighbours one step (the QD and QC under a box
+    read QS: 0.72)."""
     (ax, ay), (bx, by) = _center(a), _center(b)
     dx, dy = bx - ax, by - ay
     d = float(np.hypot(dx, dy))
-    if d <= 0:
-        return True
-    extent = (between[2] - between[0]) * abs(dx) / d + (between[3] - between[1]) * abs(dy) / d
+    # the box's side along the line's main direction (a fan runs about along a side of its indices)
+    extent = between[2] - between[0] if abs(dx) >= abs(dy) else between[3] - between[1]
     return d < STRADDLE_ROOM * extent
 
 
