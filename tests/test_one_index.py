@@ -3,21 +3,8 @@ names differently are one card, and a box straddling two indices is no card."""
 
 from __future__ import annotations
 
-import numpy as np
-
+from tests.test_one_deck import corner  # (name: score, ...), box -> a corner with per-class scores
 from vision.detector import decode_cards, one_name_per_index
-from vision.types import CORNER_CLASSES
-
-IDX = {n: i for i, n in enumerate(CORNER_CLASSES)}
-
-
-def corner(name_scores: dict, box):
-    v = np.zeros(len(CORNER_CLASSES), np.float32)
-    for n, s in name_scores.items():
-        v[IDX[n]] = s
-    top = max(name_scores, key=name_scores.get)
-    return (top, float(name_scores[top]), box, v)
-
 
 # the 7C of a fanned set 7C 7D 7H (boxes and scores as the taught deck read them): a tight box read 7S, a wider
 # one over the same index read 7C, and the 7D's own index beside them
