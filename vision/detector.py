@@ -51,8 +51,10 @@ import numpy as np
 
 from vision.corner_classifier import CLASS_NAMES as CLASSIFIER_CLASSES
 from vision.geometry import Box
+from vision.geometry import area as _area
 from vision.geometry import center as _center
 from vision.geometry import distance as _dist
+from vision.geometry import intersection as _inter
 from vision.geometry import size as _size
 from vision.geometry import union as _union
 from vision.types import CORNER_CLASSES, UNKNOWN, CardDetection
@@ -434,25 +436,26 @@ class Detector:
         in the frame (`resolve_decks`; "table": `self.decks`; None: no limit).  Each card carries its
         `alternatives`: the other names its corners' scores give (best first, from 0.05)."""
         decks = self.decks if decks == "table" else decks
-        # the cards' alternatives come from the corners as `one_name_per_index` left them (a merged index's mean
-        # scores), as their names do
         if self.floor is None or self.floor >= self.conf:
-            corners = one_name_per_index(self.scored_corners(frame_bgr))
-            return with_alternatives(decode_cards(corners, self.conf, decks, self.small_ratio), corners)
+            return self._decoded(self.scored_corners(frame_bgr), self.conf, decks)
         lo = float(self.floor)
         if self.unknown_from is None or self.classifier is None:
-            corners = one_name_per_index([c for c in self.scored_candidates(frame_bgr)
-                                          if c[0] != "NONE" and c[1] >= lo])
-            return with_alternatives(decode_cards(corners, lo, decks, self.small_ratio), corners)
+            return self._decoded([c for c in self.scored_candidates(frame_bgr) if c[0] != "NONE" and c[1] >= lo],
+                                 lo, decks)
         named, unsure = [], []
         for (name, p, box, pr), score in self._named_boxes(self._bgr(frame_bgr)):
             if name != "NONE" and p >= lo:
                 named.append((name, p, box, pr))
             elif score >= self.unknown_from:
                 unsure.append((name, score, box, pr))
-        named = one_name_per_index(named)
-        cards = with_alternatives(decode_cards(named, lo, decks, self.small_ratio), named)
+        cards = self._decoded(named, lo, decks)
         return cards + unknown_cards(unsure, cards)
+
+    def _decoded(self, corners: list[Corner], conf: float, decks: int | None) -> list[CardDetection]:
+        """`decode_cards` with each card's alternatives, both from the corners as `settled_corners` left them (a
+        merged index's mean scores), settled once."""
+        corners = settled_corners(corners, self.small_ratio)
+        return with_alternatives(_cards_of(corners, conf, decks), corners)
 
 
 # ------------------------------------------------------------------ what the table guarantees
@@ -479,17 +482,10 @@ def without_small_indices(corners: list, typical: float | None = None, ratio: fl
     return [c for c in corners if c[0] == "BACK" or _size(c[2]) >= ratio * typical]
 
 
-def _area(b: Box) -> float:
-    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
-
-
 def _shared(a: Box, b: Box) -> float:
     """How much of the smaller box the two share."""
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    return w * h / max(1e-9, min(_area(a), _area(b)))
+    x = _inter(a, b)
+    return 0.0 if x is None else _area(x) / max(1e-9, min(_area(a), _area(b)))
 
 
 def one_name_per_index(corners: list[Corner]) -> list[Corner]:
@@ -534,11 +530,6 @@ def one_name_per_index(corners: list[Corner]) -> list[Corner]:
         out = [c for n, c in enumerate(out) if n not in (i, j)] + [merged]
 
 
-def _inter(a: Box, b: Box) -> Box | None:
-    box = (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
-    return box if box[2] > box[0] and box[3] > box[1] else None
-
-
 def _straddling(corners: list[Corner]) -> set[int]:
     """The boxes that sit between two neighbouring indices of other names (`_adjacent`: no room for a third
     between them), each covering `STRADDLE_PART` of it and both together `INDEX_OVERLAP`, read less surely than
@@ -577,18 +568,26 @@ def _adjacent(a: Box, b: Box, between: Box) -> bool:
     6D between 5D and 7D, read in skewed boxes: 0.98), those of two neighbours one step (the QD and QC under a box
     read QS: 0.72)."""
     (ax, ay), (bx, by) = _center(a), _center(b)
-    dx, dy = bx - ax, by - ay
-    d = float(np.hypot(dx, dy))
     # the box's side along the line's main direction (a fan runs about along a side of its indices)
-    extent = between[2] - between[0] if abs(dx) >= abs(dy) else between[3] - between[1]
-    return d < STRADDLE_ROOM * extent
+    extent = between[2] - between[0] if abs(bx - ax) >= abs(by - ay) else between[3] - between[1]
+    return _dist(a, b) < STRADDLE_ROOM * extent
 
 
 def decode_cards(corners: list[Corner], conf: float, decks: int | None = 1,
                  small_ratio: float | None = None) -> list[CardDetection]:
     """Corners (with per-class scores) → cards (`without_small_indices` with `small_ratio`, default
-    `SMALL_RATIO`; 0: off), `one_name_per_index`, `merge_corners`), then the one-deck rule (`resolve_decks`)."""
-    corners = one_name_per_index(without_small_indices(corners, ratio=small_ratio))
+    `SMALL_RATIO`; 0: off), `one_name_per_index`: `settled_corners`), `merge_corners`, then the one-deck rule
+    (`resolve_decks`)."""
+    return _cards_of(settled_corners(corners, small_ratio), conf, decks)
+
+
+def settled_corners(corners: list[Corner], small_ratio: float | None = None) -> list[Corner]:
+    """The corners cards are made of: `without_small_indices` (`small_ratio`), then `one_name_per_index`."""
+    return one_name_per_index(without_small_indices(corners, ratio=small_ratio))
+
+
+def _cards_of(corners: list[Corner], conf: float, decks: int | None) -> list[CardDetection]:
+    """Settled corners → cards (`merge_corners`, then `resolve_decks` unless `decks` is None)."""
     cards = merge_corners([(n, c, b) for n, c, b, _ in corners])
     return cards if decks is None else resolve_decks(cards, corners, conf, decks)
 

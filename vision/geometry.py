@@ -35,6 +35,16 @@ def union(boxes: Iterable[Sequence[float]]) -> Box:
     return (min(b[0] for b in bs), min(b[1] for b in bs), max(b[2] for b in bs), max(b[3] for b in bs))
 
 
+def area(b: Sequence[float]) -> float:
+    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
+
+
+def intersection(a: Sequence[float], b: Sequence[float]) -> Box | None:
+    """The box both cover (None when they do not overlap)."""
+    box = (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
+    return box if box[2] > box[0] and box[3] > box[1] else None
+
+
 def iou(a: Sequence[float], b: Sequence[float]) -> float:
     """Intersection over union (0 when they do not overlap)."""
     ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
