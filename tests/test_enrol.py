@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from rummy_referee.cli import main as cli
-from vision.enrol.photos import EnrolError, find_cards
+from vision.enrol.photos import PAPER_LEVEL, EnrolError, even_papers, find_cards, paper_colour
 from vision.enrol.profile import DeckError, load_profile
 from vision.synth.decks import ALL_FACES, Deck, _proc_card, register_deck
 from vision.synth.scene import Placement, render
@@ -90,6 +90,10 @@ def test_enrol_writes_a_profile_with_every_card(taught, capsys):
     # the faces are the photo's cards in order: the ace of clubs is the first card of the clubs photo
     ace = cv2.imread(str(prof.faces()["AC"]))
     assert ace.shape[:2] == (350, 250)
+    # every suit's faces are white-balanced alike, whatever each photo's light (even_papers)
+    for card in ("AC", "7D", "QH", "KS"):
+        paper = paper_colour(cv2.imread(str(prof.faces()[card])))
+        assert np.abs(paper - PAPER_LEVEL).max() <= 3, (card, paper)
 
 
 def test_detect_with_the_deck_reads_its_cards(taught, deck, tmp_path, capsys):
@@ -153,6 +157,29 @@ def test_wrong_photos_exit_2_name_the_photo_and_write_nothing(case, deck, photos
               "unreadable": r"bad\.jpg \(spades\): cannot read image"}[case]
     assert re.search(expect, err), err
     assert err.count("\n") == 1  # one line
+
+
+def test_each_photos_light_is_taken_off_the_faces():
+    """One suit photographed in dim, bluish light and another in lilac light: after even_papers their faces'
+    paper is the same neutral colour, the ink stays ink, and the faces match the card as printed."""
+    face, boxes = _proc_card("7C", DESIGN)
+    dim = face.copy()
+    dim[..., :3] = (face[..., :3] * np.float32([0.62, 0.56, 0.52])).astype(np.uint8)
+    lilac = face.copy()
+    lilac[..., :3] = np.clip(face[..., :3] * np.float32([1.0, 0.85, 0.97]), 0, 255).astype(np.uint8)
+    before = {k: paper_colour(f) for k, f in (("dim", dim), ("lilac", lilac))}
+    assert np.abs(before["dim"] - before["lilac"]).max() > 40
+    out = even_papers({"printed": face, "dim": dim, "lilac": lilac})
+    x1, y1, x2, y2 = (int(v) for v in boxes[0])
+    for k in ("printed", "dim", "lilac"):
+        paper = paper_colour(out[k])
+        assert np.abs(paper - PAPER_LEVEL).max() <= 3, (k, paper)
+        index = out[k][y1:y2, x1:x2, :3].astype(np.float32).mean(axis=2)
+        assert index.min() < PAPER_LEVEL - 100, k  # the index's ink is still dark on the paper
+        assert np.array_equal(out[k][..., 3], face[..., 3])
+    diff = np.abs(out["dim"][..., :3].astype(np.int16) - out["printed"][..., :3].astype(np.int16))
+    assert diff.mean() < 8
+    assert np.abs(out["lilac"][..., :3].astype(np.int16) - out["printed"][..., :3].astype(np.int16)).mean() < 8
 
 
 def test_touching_cards_are_split_and_reading_order_is_rows(deck):

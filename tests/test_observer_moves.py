@@ -673,3 +673,46 @@ def test_a_meld_card_seen_earlier_this_turn_and_lost_since_is_still_in_the_meld(
     o2.observe(snap(P, ["KS"], Ana=[["4H"]]))
     o2.observe(snap(P, ["KS", "9C"], Ben=[["5H"], ["2H"]]))
     assert all("4H" not in q["event"].get("cards", []) for q in o2.pending())
+
+
+def test_a_lay_off_one_misread_card_makes_legal_is_asked_not_refused():
+    """Basic hand 5 with the taught deck (stop 39): Ana laid 3C 2C on the run 4C..9C, read "AC 2C", sure of
+    each card; the referee refused it and the hand never added up.  A lay-off no other reading of the vote makes
+    legal, that one card named otherwise makes legal, is asked about with that name (its own suit first, then
+    the nearest rank); the answer renames the camera's card.  Where no one name fits, or offline (nobody to ask),
+    it is refused as before."""
+    P = ["Ana", "Ben"]
+    run = ["4C", "5C", "6C", "7C", "8C", "9C"]
+
+    def table(o, layoff):
+        o.observe(snap(P, ["KS"]))  # Ana deals, Ben plays first
+        o.observe(snap(P, ["KS", "2D"], Ben=[run]))  # Ben melds and discards
+        return o.observe(snap(P, ["KS", "2D"], Ben=[run + layoff]))  # Ana draws and lays off
+
+    o = Observer(Match({"type": "match", "rules": "basic", "players": P}), "Ana")
+    table(o, ["AC", "2C"])
+    [p] = o.pending()
+    assert p["event"] == {"type": "lay_off", "player": "Ana", "cards": ["3C", "2C"], "meld": 1}
+    assert p["reason"] == "the rules refuse what the camera read (AC 2C on meld 1): is it 3C 2C?"
+    assert p["camera_cards"] == ["AC"]  # the card as the camera named it
+    assert o.confirm(p["id"])["ok"]
+    assert events(o)[-1] == {"type": "lay_off", "player": "Ana", "cards": ["3C", "2C"], "meld": 1}
+    # the camera goes on reading the 3C as AC: it is the 3C laid off, not a new card
+    out = o.observe(snap(P, ["KS", "2D", "QH"], Ben=[run + ["AC", "2C"]]))
+    assert [x["event"] for x in out] == [{"type": "discard", "player": "Ana", "card": "QH"}]
+
+    # answered No (the lay-off the players made really breaks the rules): set aside, as a refused one is
+    o2 = Observer(Match({"type": "match", "rules": "basic", "players": P}), "Ana")
+    table(o2, ["AC", "2C"])
+    assert o2.reject(o2.pending()[0]["id"])
+    assert o2.pending() == [] and o2.observe(snap(P, ["KS", "2D"], Ben=[run + ["AC", "2C"]])) == []
+
+    # no one card makes it legal: refused
+    o3 = Observer(Match({"type": "match", "rules": "basic", "players": P}), "Ana")
+    out = table(o3, ["KH", "QD"])
+    assert o3.pending() == [] and any(x["event"]["type"] == "lay_off" and not x["ok"] for x in out)
+
+    # offline (`track`: nobody to ask) the camera's reading is sent, and refused
+    o4 = Observer(Match({"type": "match", "rules": "basic", "players": P}), "Ana", auto_confirm=True)
+    out = table(o4, ["AC", "2C"])
+    assert o4.pending() == [] and any(x["event"]["type"] == "lay_off" and not x["ok"] for x in out)

@@ -48,7 +48,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from referee import Phase
-from referee.cards import ALL_CARDS
+from referee.cards import ALL_CARDS, RANKS
 from referee.options import DiscardDraw, Scoring
 from vision.geometry import centre_in, union
 from vision.interfaces import Outcome, Referee
@@ -697,6 +697,8 @@ class Observer:
         plays = [self._declare_joker(c, turn_key) for c in plays]
         plays = [self._complete(snap, c, known) for c in plays]
         plays = [self._gap_meld(snap, c, known) for c in plays]
+        if not self.auto_confirm:  # a guess: only where players can answer it
+            plays = [self._misread_layoff(snap, c, known) for c in plays]
         plays.sort(key=lambda c: 0 if c.event["type"] == "meld" else 1)
         missed = None
         # the questions below guess what the camera did not see; offline (`track`, nobody to answer) only the
@@ -850,6 +852,40 @@ class Observer:
                           f"is the meld {' '.join(new_ev['cards'])}?")
                 return _Candidate(new_ev, min(cand.confidence, self.min_confidence / 2), reason,
                                   tuple(new_ev["cards"]), cand.follow, cand.turn, region=cand.region)
+        return cand
+
+    def _misread_layoff(self, snap: TableSnapshot, cand: _Candidate, known: Counter) -> _Candidate:
+        """A lay-off the rules refuse on the meld it lies on, that no other name of the vote makes legal
+        (`_complete` left it as it was), and that one of its cards named otherwise makes legal: most likely that
+        card is misread, with a name the vote never gave it (basic hand 5, taught deck: Ana laid 3C 2C on the
+        run 4C..9C, read "AC 2C", sure of each and refused; the hand never added up).  Asked, with the first
+        name the rules accept (the least sure card first; its own suit first, then its own rank, then the
+        nearest rank; a card on the table or accounted for is never tried): the players confirm it, correct
+        it, or say No (a lay-off that really broke the rules: its cards are then set aside, as when refused).
+        Only where players can answer (not `auto_confirm`): offline it would be a guess applied unasked."""
+        ev = cand.event
+        if ev.get("type") != "lay_off" or cand.ask or cand.renames or not isinstance(ev.get("meld"), int):
+            return cand
+        cards = list(ev.get("cards") or [])
+        if not cards or any(not isinstance(c, str) or _unknown(c) or c.startswith("JK") or c not in ALL_CARDS
+                            for c in cards) or self._legal(ev):
+            return cand
+        seen = {_physical(c) for c in snap.table_cards() if not _unknown(c)}
+
+        def likeness(a: str, c: str) -> tuple:
+            ra, rc = RANKS.index(a[:-1]), RANKS.index(c[:-1])
+            return (a[-1] != c[-1], a[:-1] != c[:-1], abs(ra - rc), ALL_CARDS.index(a))
+
+        for i in sorted(range(len(cards)), key=lambda i: snap.confidence.get(cards[i], 1.0)):
+            for a in sorted((a for a in ALL_CARDS if not known[a] and a not in seen and a not in cards),
+                            key=lambda a: likeness(a, cards[i])):
+                names = [*cards[:i], a, *cards[i + 1:]]
+                new_ev = dict(ev, cards=names)
+                if self._legal(new_ev):
+                    reason = (f"the rules refuse what the camera read ({' '.join(cards)} on meld {ev['meld']}): "
+                              f"is it {' '.join(names)}?")
+                    return _Candidate(new_ev, min(cand.confidence, self.min_confidence / 2), reason, tuple(names),
+                                      cand.follow, cand.turn, renames=((cards[i], a),), region=cand.region)
         return cand
 
     def _stood_in(self, snap: TableSnapshot, new: list[str], touched: set[int], melds: list[dict],

@@ -46,6 +46,7 @@ from .photos import (
     EnrolError,
     FoundCard,
     check_suit_photos,
+    even_papers,
     find_cards,
     find_jokers,
     index_box,
@@ -307,7 +308,8 @@ def teach(found: dict[str, list[FoundCard]], out: str | Path, *, name: str | Non
         torch.set_num_threads(threads)
     progress(0.01, "reading the photos")
     named = cards_of(found)  # each card's index was boxed on its photo by `read_photos` (or the dashboard)
-    faces = {k: c.face for k, c in named.items()}
+    # one paper colour for the deck: each suit's photo has its own light (even_papers says why)
+    faces = even_papers({k: c.face for k, c in named.items()})
     located: dict[str, Box | None] = {k: c.index for k, c in named.items()}
     detector = detector or Detector()
     boxes = index_boxes(faces, located)

@@ -335,3 +335,52 @@ def check_suit_photos(cards: dict[str, list[FoundCard]], names: dict[str, str],
                                  f"{SUIT_WORDS.get(other, other)}, not the {SUIT_WORDS.get(s, s)}: each photo "
                                  "shows one suit")
 
+
+
+# ------------------------------------------------------------------ one paper colour for the whole deck
+
+PAPER_LEVEL = 235.0  # every channel of a face's paper after white balance (of 255)
+PAPER_GAIN = (0.5, 3.0)  # no card's channels are scaled further than this
+
+
+def paper_colour(face: np.ndarray) -> np.ndarray | None:
+    """The BGR colour of a face's paper: the median of its brightest fifth (by luminance), inside the card
+    and away from its edge (where the table may show around a rounded corner).  None for a face with no
+    opaque pixels."""
+    h, w = face.shape[:2]
+    y0, y1, x0, x1 = int(0.06 * h), int(0.94 * h), int(0.06 * w), int(0.94 * w)
+    inner = face[y0:y1, x0:x1]
+    rgb = inner[..., :3].reshape(-1, 3).astype(np.float32)
+    if inner.shape[2] == 4:
+        rgb = rgb[inner[..., 3].reshape(-1) > 200]
+    if len(rgb) == 0:
+        return None
+    lum = rgb @ np.float32([0.114, 0.587, 0.299])
+    bright = rgb[lum >= np.percentile(lum, 80)]
+    return np.median(bright, axis=0)
+
+
+def even_papers(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The faces white-balanced: each face's paper brought to one neutral colour (`PAPER_LEVEL` in every
+    channel).
+
+    Each suit is photographed apart, under its own light and the camera's own white balance, so one suit's
+    cards can come out grey or tinted where another's are white.  A classifier taught from those faces
+    learns the paper's colour as a sign of the suit (found on a rendered deck: its clubs' paper was grey,
+    its diamonds' lilac and its spades' and hearts' white, and at the table white clubs were read as spades).
+    So each face's channels are scaled to make its paper neutral and equally bright.  Neutral rather than the
+    deck's own tint because the four photos cannot tell the deck's tint from their light (a median of them
+    came out lilac on that deck), and a camera's white balance makes the paper at the table about neutral
+    too; the renderer varies the light from there.  The ink keeps its colour relative to the paper; the
+    alpha channel, if any, is unchanged; a channel is scaled at most within `PAPER_GAIN`."""
+    out = {}
+    for k, f in faces.items():
+        p = paper_colour(f)
+        if p is None:
+            out[k] = f
+            continue
+        gain = np.clip(PAPER_LEVEL / np.maximum(p, 1.0), *PAPER_GAIN).astype(np.float32)
+        g = f.copy()
+        g[..., :3] = np.clip(f[..., :3].astype(np.float32) * gain, 0, 255).astype(np.uint8)
+        out[k] = g
+    return out
