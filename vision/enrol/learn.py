@@ -7,7 +7,9 @@
 What it does, and why (measured in models/MODEL.md, "Enrolment"):
 
 1. Each photo's 13 cards are found, cut out and put in order (`vision.enrol.photos`); a wrong photo stops
-   everything before anything is written (`EnrolError`).
+   everything before anything is written (`EnrolError`).  The faces are white-balanced one by one
+   (`even_papers`): each suit's photo has its own light, and a classifier taught from grey clubs and white
+   spades reads a white club at the table as a spade.
 2. The general localiser finds corner indices in a deck it never saw almost as well as in known ones (97.7 %
    of the indices on the held-out rendered deck); what fails is *naming* them (79 % of the found indices
    named right).  So the localiser is kept, and only the corner classifier is taught this deck.
