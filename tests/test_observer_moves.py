@@ -716,3 +716,21 @@ def test_a_lay_off_one_misread_card_makes_legal_is_asked_not_refused():
     o4 = Observer(Match({"type": "match", "rules": "basic", "players": P}), "Ana", auto_confirm=True)
     out = table(o4, ["AC", "2C"])
     assert o4.pending() == [] and any(x["event"]["type"] == "lay_off" and not x["ok"] for x in out)
+
+
+def test_a_spread_pile_read_backwards_is_turned_round_by_the_order_the_referee_knows():
+    """Rummy 500 hand 0 with the taught deck (stop 39): the top card of the spread pile, seen by one index only,
+    looked smaller than the bottom one, and the snapshot read the row backwards ("QH JC 4S QC QD" for QD QC 4S
+    JC and Ana's new QH): no discard was seen.  The referee knows the pile's order, so the row is turned round
+    and the QH is Ana's discard; a pile read in order is left as it is."""
+    P = ["Ana", "Ben"]
+    o = Observer(Match({"type": "match", "rules": "rummy500", "players": P}), "Ana")
+    o.observe(snap(P, ["5C"]))
+    o.observe(snap(P, ["5C", "9H"]))  # Ben discards the 9H
+    o.observe(snap(P, ["5C", "9H", "KD"]))  # Ana the KD
+    out = o.observe(snap(P, ["5C", "9H", "KD", "4S"]))  # Ben the 4S, read in order
+    assert [x["event"] for x in out][-1] == {"type": "discard", "player": "Ben", "card": "4S"}
+    out = o.observe(snap(P, ["QH", "4S", "KD", "9H", "5C"]))  # Ana the QH: the row read backwards
+    assert [x["event"] for x in out] == [{"type": "draw", "player": "Ana", "from": "stock"},
+                                         {"type": "discard", "player": "Ana", "card": "QH"}]
+    assert o.referee.public_state()["current"]["discard"] == ["5C", "9H", "KD", "4S", "QH"]

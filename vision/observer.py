@@ -178,7 +178,7 @@ class Observer:
         """Feed the next stable snapshot; returns the outcomes it caused (applied, refused, proposed)."""
         with self._lock:
             self._raw = snap
-            self._last = self._renamed(snap)
+            self._last = self._oriented(self._renamed(snap))
             self._note_arrivals(self._last)
             return self._derive()
 
@@ -193,6 +193,31 @@ class Observer:
                 for c in g.cards:
                     self._in_zone.setdefault(c, self._snaps)
                     self._zone_last[c] = (self._snaps, owner)
+
+    def _oriented(self, snap: TableSnapshot) -> TableSnapshot:
+        """The discard pile in the order the referee knows it.  The snapshot orders a spread pile from what one
+        frame shows (the most visible card is the top), and a top card seen by one index only looks smaller than
+        the bottom card: the whole row is then read backwards.  When the pile's cards the referee holds come in
+        the reverse of its order (more pairs of them reversed than in order, at least two), the row is turned
+        round: the new card at the far end is the new top (Rummy 500 hand 0, taught deck: Ana's QH discard
+        was read at the bottom of "QH JC 4S QC QD", no discard was seen, and Ben's pickup of it was taken for
+        one of the older cards).  A pile in order, or with one known card, is left as it is.  Only where the
+        pile is spread (deep pickups, Rummy 500): a squared pile shows its top card, and the cards the camera
+        reads beside it there are an index peeking out or a misread, in no order (the demo's Basic hand lost 15
+        of its 21 events when they were turned round)."""
+        if len(snap.discard) < 2:
+            return snap
+        state = self.referee.public_state()
+        if (state.get("options") or {}).get("discard_draw") != DiscardDraw.TOP_OR_DEEP:
+            return snap
+        cur = state.get("current") or {}
+        pos = {_physical(c): i for i, c in enumerate(cur.get("discard") or [])}
+        idx = [pos[c] for c in snap.discard if c in pos]
+        up = sum(1 for a, b in itertools.pairwise(idx) if b > a)
+        down = sum(1 for a, b in itertools.pairwise(idx) if b < a)
+        if len(idx) >= 2 and down > up:
+            return replace(snap, discard=tuple(reversed(snap.discard)))
+        return snap
 
     def _renamed(self, snap: TableSnapshot) -> TableSnapshot:
         """The snapshot with the players' names for the cards they corrected (forgotten once off the table).
@@ -286,7 +311,7 @@ class Observer:
                                                            and set(right) <= set(self._last.discard)):
                 self._alias(zip(wrong, right, strict=True))
                 if self._raw is not None:
-                    self._last = self._renamed(self._raw)
+                    self._last = self._oriented(self._renamed(self._raw))
             out = self._apply(fixed, proposed_id=pid)
             out["corrected"] = True
             if self._last is not None:
@@ -354,7 +379,7 @@ class Observer:
             # the camera's names the play was completed from: read by the play's names while they stay
             self._alias(cand.renames)
             if self._raw is not None:
-                self._last = self._renamed(self._raw)
+                self._last = self._oriented(self._renamed(self._raw))
                 # the card the camera named `wrong` is `right`: it came when the camera first saw it, and the
                 # name `wrong` has not come yet (the real one, laid later, is new then: a lay-off, not a card
                 # of an earlier turn)
