@@ -734,3 +734,22 @@ def test_a_spread_pile_read_backwards_is_turned_round_by_the_order_the_referee_k
     assert [x["event"] for x in out] == [{"type": "draw", "player": "Ana", "from": "stock"},
                                          {"type": "discard", "player": "Ana", "card": "QH"}]
     assert o.referee.public_state()["current"]["discard"] == ["5C", "9H", "KD", "4S", "QH"]
+
+
+def test_a_misread_meld_card_does_not_keep_the_real_card_from_being_asked_about():
+    """Rummy 500 hand 0 with a taught deck (stop 39): the 6S of Ben's 6S 6D 6C was also read 8S (a phantom on his
+    meld, set aside as a misread of the 6S), and Ana's 7S 8S 9S was seen as "7S 9S".  The question for the card
+    the camera could not see left out the 8S, "seen" on Ben's meld, and the meld was never applied.  A card on a
+    meld that is set aside as no play does not count as seen."""
+    P = ["Ana", "Ben"]
+    o = Observer(Match({"type": "match", "rules": "classic", "players": P}), "Ana")
+    o.observe(snap(P, ["KS"]))
+    o.observe(snap(P, ["KS", "2C"], Ben=[["6S", "6D", "6C"]]))  # Ben melds and discards
+    alt = {"8S": (("6S", 0.3),)}  # the 8S is also read as the 6S of Ben's meld
+    o.observe(TableSnapshot(discard=("KS", "2C", "QD"), players={
+        "Ana": (Group(("7S", "9S"), (0, 0, 1, 1)),),
+        "Ben": (Group(("6S", "8S", "6D", "6C"), (2, 0, 3, 1)),)}, backs={}, alternatives=alt))
+    [p] = o.pending()
+    assert p["event"] == {"type": "meld", "player": "Ana", "cards": ["7S", "9S", "8S"]}
+    assert o.confirm(p["id"])["ok"]
+    assert events(o)[-1] == {"type": "discard", "player": "Ana", "card": "QD"}

@@ -138,6 +138,9 @@ class Observer:
         self._pending: list[tuple[int, _Candidate]] = []
         self._next_id = 1
         self._disputed: set[str] = set()  # cards of refused/rejected events, ignored while they stay
+        # cards lying on a meld that this look sets aside as no play (a misread of a meld card, an earlier turn's):
+        # they do not keep a card unseen elsewhere from being named (`_turn_candidate`)
+        self._unexplained: frozenset[str] = frozenset()
         # card -> the melds it was refused or answered No as a lay-off on, this hand: ignored there even when
         # its track flickers (a meld card's other index, read as another card, comes and goes)
         self._disputed_on: dict[str, set[int]] = {}
@@ -474,6 +477,7 @@ class Observer:
     def _next_candidate(self, snap: TableSnapshot) -> _Candidate | None:
         state = self.referee.public_state()
         self._options = state.get("options") or {}
+        self._unexplained = frozenset()
         cur = state.get("current")
         visible = snap.table_cards()
         self._disputed &= visible  # a disputed card that left the table counts again when it comes back
@@ -670,6 +674,7 @@ class Observer:
                     return _Candidate({"type": "call_rummy", "player": owner, "card": top}, self._conf(snap, [top]),
                                       f"did {owner} call “Rummy!” on {top}?", (top,))
 
+        on_melds = {c for _o, n, t, _b in new_groups if t for c in n}
         new_groups = [(o, self._stood_in(snap, n, t, melds, player), t, b) for o, n, t, b in new_groups]
         # the turn is over once its discard comes, or once another player lays down a meld of their own (their
         # turn has begun: the discard was picked up unseen): new cards on a meld outside the player's own zone
@@ -690,6 +695,11 @@ class Observer:
             new_groups = [(o, [c for c in n if self._in_zone.get(c, self._snaps) > self._turn_from] if t else n, t, b)
                           for o, n, t, b in new_groups]
         new_groups = [g for g in new_groups if g[1]]
+        # the cards on melds set aside above are no cards of this turn; a card the camera reads there is most
+        # likely a meld card's other index misread, and it does not make the real card "seen": Rummy 500 hand 0,
+        # taught deck (seed 2): the 6S of Ben's 6S 6D 6C also read 8S, so Ana's 7S 8S 9S, seen as "7S 9S",
+        # could not be asked about with the 8S, and was never applied
+        self._unexplained = frozenset(on_melds - {c for _o, n, t, _b in new_groups if t for c in n})
         if new_discards or any(o == player and (t or len(n) >= 3) for o, n, t, _b in new_groups):
             # not while the player may still be laying the meld out: once the turn is over, or once another
             # play of theirs is applied (the order of the melds numbers them)
@@ -760,7 +770,8 @@ class Observer:
                         pool = taken if must else []
                     else:
                         pool = [c for c in [cur.get("must_use")] if c]
-                    hidden = [c for c in pool if c not in snap.table_cards() and c not in new and self._legal(
+                    hidden = [c for c in pool if (c not in snap.table_cards() or c in self._unexplained)
+                              and c not in new and self._legal(
                         {"type": "meld", "player": player, "cards": [*new, c]})]
                     named = (_Candidate(dict(short.event, cards=[*new, hidden[0]]), 0.0, "", (*new, hidden[0]),
                                         region=box) if hidden else self._complete(snap, short, known))
@@ -867,7 +878,7 @@ class Observer:
         cards = list(ev.get("cards") or [])
         if any(not isinstance(c, str) or _unknown(c) or c.startswith("JK") for c in cards) or self._legal(ev):
             return cand
-        seen = {_physical(c) for c in snap.table_cards() if not _unknown(c)}
+        seen = {_physical(c) for c in snap.table_cards() if not _unknown(c)} - self._unexplained
         for a in ALL_CARDS:
             if known[a] or a in seen or a in cards:
                 continue
@@ -895,7 +906,7 @@ class Observer:
         if not cards or any(not isinstance(c, str) or _unknown(c) or c.startswith("JK") or c not in ALL_CARDS
                             for c in cards) or self._legal(ev):
             return cand
-        seen = {_physical(c) for c in snap.table_cards() if not _unknown(c)}
+        seen = {_physical(c) for c in snap.table_cards() if not _unknown(c)} - self._unexplained
 
         def likeness(a: str, c: str) -> tuple:
             ra, rc = RANKS.index(a[:-1]), RANKS.index(c[:-1])
@@ -995,7 +1006,7 @@ class Observer:
         has_unknown = any(_unknown(c) for c in cards)
         if not has_unknown and (kind not in ("meld", "lay_off") or not snap.alternatives or self._legal(ev)):
             return cand
-        seen = {c for c in snap.table_cards() if not _unknown(c)}
+        seen = {c for c in snap.table_cards() if not _unknown(c)} - self._unexplained
         options: list[list[tuple[str, float]]] = []
         for c in cards:
             own = [] if _unknown(c) else [(c, max(1e-3, snap.confidence.get(c, 1.0)))]
