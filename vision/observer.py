@@ -878,7 +878,7 @@ class Observer:
         cards = list(ev.get("cards") or [])
         if any(not isinstance(c, str) or _unknown(c) or c.startswith("JK") for c in cards) or self._legal(ev):
             return cand
-        seen = {_physical(c) for c in snap.table_cards() if not _unknown(c)} - self._unexplained
+        seen = self._named_on_table(snap)
         for a in ALL_CARDS:
             if known[a] or a in seen or a in cards:
                 continue
@@ -889,6 +889,11 @@ class Observer:
                 return _Candidate(new_ev, min(cand.confidence, self.min_confidence / 2), reason,
                                   tuple(new_ev["cards"]), cand.follow, cand.turn, region=cand.region)
         return cand
+
+    def _named_on_table(self, snap: TableSnapshot) -> set[str]:
+        """The cards the camera names on the table, less those set aside on melds as no play (`_unexplained`):
+        a card a question may not name for a card the camera could not see or read."""
+        return {_physical(c) for c in snap.table_cards() if not _unknown(c)} - self._unexplained
 
     def _misread_layoff(self, snap: TableSnapshot, cand: _Candidate, known: Counter) -> _Candidate:
         """A lay-off the rules refuse on the meld it lies on, that no other name of the vote makes legal
@@ -903,10 +908,10 @@ class Observer:
         if ev.get("type") != "lay_off" or cand.ask or cand.renames or not isinstance(ev.get("meld"), int):
             return cand
         cards = list(ev.get("cards") or [])
-        if not cards or any(not isinstance(c, str) or _unknown(c) or c.startswith("JK") or c not in ALL_CARDS
-                            for c in cards) or self._legal(ev):
+        # (a joker or a card the camera could not name is no natural card: `_declare_joker`, `_complete`)
+        if not cards or any(c not in ALL_CARDS for c in cards) or self._legal(ev):
             return cand
-        seen = {_physical(c) for c in snap.table_cards() if not _unknown(c)} - self._unexplained
+        seen = self._named_on_table(snap)
 
         def likeness(a: str, c: str) -> tuple:
             ra, rc = RANKS.index(a[:-1]), RANKS.index(c[:-1])
@@ -1006,7 +1011,7 @@ class Observer:
         has_unknown = any(_unknown(c) for c in cards)
         if not has_unknown and (kind not in ("meld", "lay_off") or not snap.alternatives or self._legal(ev)):
             return cand
-        seen = {c for c in snap.table_cards() if not _unknown(c)} - self._unexplained
+        seen = self._named_on_table(snap)
         options: list[list[tuple[str, float]]] = []
         for c in cards:
             own = [] if _unknown(c) else [(c, max(1e-3, snap.confidence.get(c, 1.0)))]

@@ -336,7 +336,6 @@ def check_suit_photos(cards: dict[str, list[FoundCard]], names: dict[str, str],
                                  "shows one suit")
 
 
-
 # ------------------------------------------------------------------ one paper colour for the whole deck
 
 PAPER_LEVEL = 235.0  # every channel of a face's paper after white balance (of 255)
