@@ -146,3 +146,34 @@ def test_a_near_tie_away_from_the_cards_indices_is_a_card_of_its_own():
     for _ in range(5):
         out = s.update([JC_BOTTOM, js])
     assert labels(out) == ["JC", "JS"]
+
+
+def test_where_cards_must_be_steady_a_misread_that_comes_and_goes_is_not_a_card():
+    # the QH on the discard pile, one of its indices read QS in two frames (basic hand 7, docs/PIPELINE.md)
+    pile = (80, 80, 200, 240)
+
+    def on_pile(box):
+        return pile[0] <= (box[0] + box[2]) / 2 <= pile[2] and pile[1] <= (box[1] + box[3]) / 2 <= pile[3]
+
+    misread = CardDetection("QS", 0.7, (300, 300, 330, 340))  # away from the 7H: a track of its own
+    for steady, expect_seen in ((None, True), (on_pile, False)):
+        s = Stabilizer(StabilityConfig(appear_hits=2))
+        s.steady = steady
+        run(s, [[A]] * 4)
+        moved = CardDetection("QS", 0.7, (110, 110, 140, 150))  # on the pile
+        outs = [labels(s.update(f)) for f in ([A, moved], [A, moved], [A], [A])]
+        assert any("QS" in o for o in outs[2:]) is expect_seen
+        assert outs[1] == ["7H", "QS"]  # while it is seen, it is reported at once
+    # off the pile the same flicker is reported as before
+    s = Stabilizer(StabilityConfig(appear_hits=2))
+    s.steady = on_pile
+    run(s, [[A]] * 4)
+    outs = [labels(s.update(f)) for f in ([A, misread], [A, misread], [A])]
+    assert outs[-1] == ["7H", "QS"]
+    # seen again on the pile, it counts again: a real card put down stays
+    s = Stabilizer(StabilityConfig(appear_hits=2))
+    s.steady = on_pile
+    run(s, [[A]] * 4)
+    qs = CardDetection("QS", 0.9, (110, 110, 140, 150))
+    outs = [labels(s.update(f)) for f in ([A, qs], [A, qs], [A], [A, qs], [A])]
+    assert outs[2] == ["7H"] and outs[3] == ["7H", "QS"] and outs[4] == ["7H", "QS"]

@@ -26,7 +26,7 @@ import numpy as np
 from vision.capture import OFF, CameraState, Capture
 from vision.detector import Detector as CardDetector
 from vision.interfaces import Detector, FrameSource, Outcome, Referee
-from vision.layout import Calibration, FrameMapper, Layout
+from vision.layout import DISCARD, Calibration, FrameMapper, Layout
 from vision.motion import GatedDetector, MotionConfig
 from vision.observer import Observer, event_cards
 from vision.snapshot import SnapshotConfig, TableSnapshot, build_snapshot
@@ -74,6 +74,7 @@ class TableTracker:
         decks = self._decks if isinstance(self._decks, int) else 1
         jokers = opts.get("jokers_per_deck") if isinstance(opts.get("jokers_per_deck"), int) else 0
         self.stabilizer = Stabilizer(self.stability, copies=decks, jokers=decks * jokers)
+        self.stabilizer.steady = self._on_discard_pile
         self.gate = SnapshotGate(self.stability.hold_frames)
         self.observer = Observer(referee, first_dealer, min_confidence=min_confidence, auto_confirm=auto_confirm,
                                  patience=self.stability.vote_window)
@@ -120,6 +121,13 @@ class TableTracker:
 
     def _motion_config(self, fps: float) -> MotionConfig:
         return MotionConfig.for_fps(fps, settle=max(1, self.stability.vote_window - 1))
+
+    def _on_discard_pile(self, box) -> bool:
+        """Whether a box (frame pixels) lies on the discard pile: there the stabiliser wants a card seen
+        steadily before it counts (`Stabilizer.steady`)."""
+        if self.mapper is None:
+            return False
+        return self.layout.zone_of(self.mapper.to_rel((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)) == DISCARD
 
     def process(self, frame: Frame | np.ndarray) -> list[Outcome]:
         img = frame.image if isinstance(frame, Frame) else frame

@@ -17,6 +17,7 @@ Counts are in frames; `StabilityConfig.for_fps` scales the defaults (tuned at 10
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from vision.geometry import Box, center, iou, union
@@ -55,6 +56,7 @@ class _Track:
     hits: deque = field(default_factory=deque)  # bools over the last `window` frames
     misses: int = 0
     present: bool = False
+    sightings: int = 0  # the frames it was seen in since it was born
     born: int = 0  # the frame it was first seen in
     seen: int = 0  # the frame it was last seen in
     corners: tuple = ()  # the corner indices it was last seen by (a detector that gives them)
@@ -110,6 +112,9 @@ class Stabilizer:
         self.config = config
         self.copies = copies  # the decks in play: how many cards may carry one label
         self.jokers = max(1, jokers)  # the jokers in play: how many cards may be read as JK
+        # where a card must be seen steadily before it counts (`_flicker`): a box -> bool (the table pipeline
+        # gives the discard pile; None: nowhere)
+        self.steady: Callable[[Box], bool] | None = None
         self._tracks: list[_Track] = []
         self._next = 1
         self._frame = 0
@@ -216,6 +221,7 @@ class Stabilizer:
         while len(t.hits) > self.config.window:
             t.hits.popleft()
         t.misses = 0 if hit else t.misses + 1
+        t.sightings += hit
         if not t.present and sum(t.hits) >= self.config.appear_hits:
             t.present = True
 
@@ -230,7 +236,7 @@ class Stabilizer:
         unknown: list[tuple[_Track, dict]] = []
         weights: dict[int, dict[str, float]] = {}
         for t in self._tracks:
-            if not t.present:
+            if not t.present or self._flicker(t):
                 continue
             w = weights[t.tid] = t.weights()
             lab, share = t.label(w)
@@ -262,6 +268,17 @@ class Stabilizer:
                 continue
             out.append(CardDetection(f"{UNKNOWN}{t.tid}", 0.0, t.box, alternatives=t.alternatives(UNKNOWN, w)))
         return out
+
+    def _flicker(self, t: _Track) -> bool:
+        """Where cards must be seen steadily (`steady`: the discard pile), a track seen in no more frames than
+        it takes to appear (`appear_hits`) and missed since: not yet a card.  A discard lies on top of the pile,
+        in full view, and is seen frame after frame once the hand leaves it; a misread that comes and goes
+        there (one index of the QH on the pile read QS in two frames, while its other index reads QH) must not
+        hold a snapshot long enough to be taken for a discard, and then for the next player's pickup (basic
+        hand 7, docs/PIPELINE.md).  It counts again when it is seen again.  Not in the players' zones: a meld's
+        card read now and then is still best reported when first seen (its turn is what the observer needs)."""
+        return (t.misses > 0 and t.sightings <= self.config.appear_hits and self.steady is not None
+                and self.steady(t.box))
 
 
 class SnapshotGate:
