@@ -16,7 +16,8 @@ What it does, and why (measured in models/MODEL.md, "Enrolment"):
 3. Where each card prints its index is read from the photo by the localiser itself (so the training crops
    are framed as the detector will frame them at the table), else from the ink in the card's corner.
 4. Table scenes are rendered with the project's own renderer from the cut-out faces (melds, fans, piles,
-   hands over the cards, many surfaces, light and blur), and the classifier is fine-tuned on crops of them:
+   hands over the cards, many surfaces, light and blur), and the classifier is fine-tuned on crops of them (a
+   share blurred, as many sharpened: the faces from a photo are softer than the cards at the table):
    crops at the true index boxes (shifted and scaled a little) and at the localiser's own boxes on the
    scenes (its real framing, and its false boxes as "not an index").
 5. A part of the scenes is kept apart to check the result and to choose the card threshold; the
@@ -60,6 +61,7 @@ SUITS = ("C", "D", "H", "S")
 # share of training crops turned by a random quarter turn: the classifier then reads an index on a sideways or
 # fanned card as surely as an upright one (the general classifier is trained the same way, --rot90)
 QUARTER_TURNS = 0.5
+SHARPEN = 0.3  # share of training crops sharpened (unsharp mask), beside the 0.3 blurred
 Progress = Callable[[float, str], None]
 
 
@@ -267,8 +269,13 @@ def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
             im = cv2.resize(small, (size, size), interpolation=cv2.INTER_LINEAR)
         im = im.astype(np.float32) * rng.uniform(0.65, 1.25) + rng.uniform(-25, 25)
         im = im * rng.uniform(0.88, 1.12, 3)
-        if rng.random() < 0.3:
+        r = rng.random()
+        if r < 0.3:
             im = cv2.GaussianBlur(im, (0, 0), rng.uniform(0.3, 1.1))
+        elif r < 0.3 + SHARPEN:
+            # the faces come from a photo, softer than the cards at the table: sharpened as often as blurred
+            soft = cv2.GaussianBlur(im, (0, 0), rng.uniform(0.6, 1.5))
+            im = im + rng.uniform(0.4, 1.5) * (im - soft)
         if rng.random() < 0.5:
             im = im + rng.normal(0, rng.uniform(1, 8), im.shape)
         out[i] = np.clip(im, 0, 255).astype(np.uint8)
