@@ -61,7 +61,8 @@ SUITS = ("C", "D", "H", "S")
 # share of training crops turned by a random quarter turn: the classifier then reads an index on a sideways or
 # fanned card as surely as an upright one (the general classifier is trained the same way, --rot90)
 QUARTER_TURNS = 0.5
-SHARPEN = 0.3  # share of training crops sharpened (unsharp mask), beside the 0.3 blurred
+BLUR = 0.3  # share of training crops blurred
+SHARPEN = 0.3  # share sharpened (unsharp mask): the faces from a photo are softer than the cards at the table
 Progress = Callable[[float, str], None]
 
 
@@ -249,8 +250,8 @@ def _scene_crops(img, labels, cands, crop, cls_index, none, rng, jitter: int = 2
 
 
 def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Quarter turns, small turns and shifts, light, colour, blur, noise and low resolution, as a webcam frame
-    varies."""
+    """Quarter turns, small turns and shifts, light, colour, blur or sharpening, noise and low resolution, as a
+    webcam frame varies."""
     out = np.empty_like(batch)
     size = batch.shape[1]
     for i, im in enumerate(batch):
@@ -270,10 +271,9 @@ def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         im = im.astype(np.float32) * rng.uniform(0.65, 1.25) + rng.uniform(-25, 25)
         im = im * rng.uniform(0.88, 1.12, 3)
         r = rng.random()
-        if r < 0.3:
+        if r < BLUR:
             im = cv2.GaussianBlur(im, (0, 0), rng.uniform(0.3, 1.1))
-        elif r < 0.3 + SHARPEN:
-            # the faces come from a photo, softer than the cards at the table: sharpened as often as blurred
+        elif r < BLUR + SHARPEN:
             soft = cv2.GaussianBlur(im, (0, 0), rng.uniform(0.6, 1.5))
             im = im + rng.uniform(0.4, 1.5) * (im - soft)
         if rng.random() < 0.5:
