@@ -50,6 +50,25 @@ def test_a_card_in_the_place_of_an_unseen_meld_card_is_that_card():
     assert kinds(o, 4) == [("draw", "Cleo", (None,)), ("lay_off", "Cleo", ("6C",))]
 
 
+def test_a_new_card_the_vote_reads_first_as_a_card_that_fits_is_asked_not_taken_for_a_meld_card():
+    """Cleo lays the 6C off at the end of Ben's 3C 4C 5C; its index is read 9C, with 6C and then 5C as the
+    vote's second choices. 9C cannot go there, but 6C, still in a hand, can, and the vote named it before the
+    5C: it is a new card misread, asked about with the 6C (classic hand 3, taught deck: a 3S laid under 4S..7S,
+    read 9S, was taken for the run's 5S read anew and never seen). Where the vote names the meld's 5C first, it
+    is the 5C's other index, as before."""
+    o = Observer(Match(MATCH), "Ana")
+    ben_melded(o)
+    o.observe(snap(["5D", "QC"], conf={"9C": 0.45}, alts={"9C": (("6C", 0.3), ("5C", 0.2))},
+                   Ben=[["3C", "4C", "5C", "9C"]]))
+    (q,) = o.pending()
+    assert q["event"] == {"type": "lay_off", "player": "Cleo", "cards": ["6C"], "meld": 1}
+    o2 = Observer(Match(MATCH), "Ana")
+    ben_melded(o2)
+    o2.observe(snap(["5D", "QC"], conf={"9C": 0.45}, alts={"9C": (("5C", 0.3), ("6C", 0.2))},
+                    Ben=[["3C", "4C", "5C", "9C"]]))
+    assert not o2.pending() and len(o2.referee.events) == 4
+
+
 def test_a_refused_card_unlike_the_meld_is_still_reported():
     """A new card on a meld that is like none of its cards is not explained away: the referee refuses it."""
     o = Observer(Match(MATCH), "Ana")

@@ -675,7 +675,7 @@ class Observer:
                                       f"did {owner} call “Rummy!” on {top}?", (top,))
 
         on_melds = {c for _o, n, t, _b in new_groups if t for c in n}
-        new_groups = [(o, self._stood_in(snap, n, t, melds, player), t, b) for o, n, t, b in new_groups]
+        new_groups = [(o, self._stood_in(snap, n, t, melds, player, known), t, b) for o, n, t, b in new_groups]
         # the turn is over once its discard comes, or once another player lays down a meld of their own (their
         # turn has begun: the discard was picked up unseen): new cards on a meld outside the player's own zone
         # that came after that are a later turn's (a lay-off seen before the draw it implies)
@@ -930,12 +930,16 @@ class Observer:
         return cand
 
     def _stood_in(self, snap: TableSnapshot, new: list[str], touched: set[int], melds: list[dict],
-                  player: str) -> list[str]:
+                  player: str, known: Counter | None = None) -> list[str]:
         """The new cards of a group lying on a meld, less those that are one of the meld's own cards read
         anew, when the rules refuse them as a lay-off there: the vote also read the new card as a card of the
         meld (the 3C's other index read 3S), or a card of the meld is not seen now and the new card shares its
         rank or its suit (3S in the place of the 3C of 3C 4C 5C: the one-deck rule and the meld as it was put
-        down say it is the 3C).  A card the rules accept stays new."""
+        down say it is the 3C).  A card the rules accept stays new, and so does one whose vote gave, before the
+        meld card's name (or at all, for a meld card unseen), a name of a card still in the players' hands that
+        the rules accept there: that is a new card misread, for `_complete` to ask about (classic hand 3, taught
+        deck: Ana's 3S at the low end of 4S..7S, read 9S with 3S, 5S its second choices, was taken for the 5S
+        read anew, and the lay-off was never seen)."""
         if len(touched) != 1 or not new:
             return new
         mid = next(iter(touched))
@@ -949,12 +953,27 @@ class Observer:
         if self._legal(ev):
             return new
 
+        seen = self._named_on_table(snap)
+
+        def fits(c: str) -> int:
+            # where among the vote's names for `c` the first comes that the rules accept there as a card from
+            # a hand (not on the table, not accounted for); len: none does
+            alts = [a for a, _w in snap.alternatives.get(c, ())]
+            others = [x for x in new if x != c]
+            for i, a in enumerate(alts):
+                if a in ALL_CARDS and a not in seen and a not in new and not (known or Counter())[a] \
+                        and self._legal(dict(ev, cards=[*others, a])):
+                    return i
+            return len(alts)
+
         def like(c: str, m: str) -> int:
             # a meld card not seen now: a card like it in its place is it; one seen: the vote read the new one
-            # as it too (its other index, read as another card). 0: not alike; the higher, the likelier
-            if any(a == m for a, _w in snap.alternatives.get(c, ())):
-                return 3
-            if m in unseen and not _unknown(c) and not c.startswith("JK"):
+            # as it too (its other index, read as another card), and not first as a card the rules accept
+            # there. 0: not alike; the higher, the likelier
+            alts = [a for a, _w in snap.alternatives.get(c, ())]
+            if m in alts:
+                return 3 if alts.index(m) < fits(c) else 0
+            if m in unseen and not _unknown(c) and not c.startswith("JK") and fits(c) == len(alts):
                 return 2 if c[:-1] == m[:-1] else 1 if c[-1] == m[-1] else 0
             return 0
 
