@@ -69,6 +69,18 @@ def test_a_new_card_the_vote_reads_first_as_a_card_that_fits_is_asked_not_taken_
     assert not o2.pending() and len(o2.referee.events) == 4
 
 
+def test_a_new_cards_other_index_read_as_another_card_is_not_part_of_the_lay_off():
+    """Cleo lays the 6C off on Ben's 3C 4C 5C; its other index is read 9C (the vote's runner-up: 6C). "6C 9C"
+    cannot go there, "6C" can: the 9C is the 6C seen twice, and the lay-off is the 6C alone (basic hand 3,
+    taught deck: Ana's 8S on 8H 8D 8C also read 10S; "8S 10S" was asked, answered No, and the hand was lost)."""
+    o = Observer(Match(MATCH), "Ana")
+    ben_melded(o)
+    o.observe(snap(["5D", "QC"], conf={"9C": 0.7}, alts={"9C": (("6C", 0.3),)},
+                   Ben=[["3C", "4C", "5C", "6C", "9C"]]))
+    assert not o.pending()
+    assert kinds(o, 4) == [("draw", "Cleo", (None,)), ("lay_off", "Cleo", ("6C",))]
+
+
 def test_a_refused_card_unlike_the_meld_is_still_reported():
     """A new card on a meld that is like none of its cards is not explained away: the referee refuses it."""
     o = Observer(Match(MATCH), "Ana")

@@ -935,11 +935,12 @@ class Observer:
         anew, when the rules refuse them as a lay-off there: the vote also read the new card as a card of the
         meld (the 3C's other index read 3S), or a card of the meld is not seen now and the new card shares its
         rank or its suit (3S in the place of the 3C of 3C 4C 5C: the one-deck rule and the meld as it was put
-        down say it is the 3C).  A card the rules accept stays new, and so does one whose vote gave, before the
-        meld card's name (or at all, for a meld card unseen), a name of a card still in the players' hands that
-        the rules accept there: that is a new card misread, for `_complete` to ask about (classic hand 3, taught
-        deck: Ana's 3S at the low end of 4S..7S, read 9S with 3S, 5S its second choices, was taken for the 5S
-        read anew, and the lay-off was never seen)."""
+        down say it is the 3C), or the vote also read it as another of the new cards (that card's other index).
+        A card the rules accept stays new, and so does one whose vote gave, before the meld card's name (or at
+        all, for a meld card unseen), a name of a card still in the players' hands that the rules accept there:
+        that is a new card misread, for `_complete` to ask about (classic hand 3, taught deck: Ana's 3S at the
+        low end of 4S..7S, read 9S with 3S, 5S its second choices, was taken for the 5S read anew, and the
+        lay-off was never seen)."""
         if len(touched) != 1 or not new:
             return new
         mid = next(iter(touched))
@@ -977,8 +978,12 @@ class Observer:
                 return 2 if c[:-1] == m[:-1] else 1 if c[-1] == m[-1] else 0
             return 0
 
-        for m in own:  # the first meld card whose stand-in, taken out, leaves nothing or a lay-off the rules accept
-            for c in sorted((c for c in new if like(c, m)), key=lambda c: -like(c, m)):
+        # the first meld card whose stand-in, taken out, leaves nothing or a lay-off the rules accept; then the
+        # new cards themselves: one the vote also named as another new card is that card's other index (basic
+        # hand 3, taught deck: Ana's 8S on 8H 8D 8C also read "10S", with 8S its second choice, and the lay-off
+        # "8S 10S" was asked, answered No, and never seen again)
+        for m in [*own, *new]:
+            for c in sorted((c for c in new if c != m and like(c, m)), key=lambda c: -like(c, m)):
                 rest = [x for x in new if x != c]
                 if not rest or self._legal(dict(ev, cards=rest)):
                     return rest
