@@ -177,3 +177,15 @@ def test_where_cards_must_be_steady_a_misread_that_comes_and_goes_is_not_a_card(
     qs = CardDetection("QS", 0.9, (110, 110, 140, 150))
     outs = [labels(s.update(f)) for f in ([A, qs], [A, qs], [A], [A, qs], [A])]
     assert outs[2] == ["7H"] and outs[3] == ["7H", "QS"] and outs[4] == ["7H", "QS"]
+
+
+def test_in_a_match_without_jokers_a_card_read_as_a_joker_takes_its_other_name():
+    """Basic and Classic play without jokers: a card the camera reads JK there is a misread, and the vote's other
+    names decide (basic hand 7, taught deck: an 8C laid off, read JK, was asked as a joker); a card only ever read
+    JK is no card. Where jokers are in play, JK is a card."""
+    joker_read = CardDetection("JK", 0.6, A.box, alternatives=(("8C", 0.3),))
+    only_jk = CardDetection("JK", 0.6, B.box)
+    none = Stabilizer(StabilityConfig(), jokers=0)
+    assert labels(run(none, [[joker_read, only_jk]] * 5)) == ["8C"]
+    some = Stabilizer(StabilityConfig(), jokers=2)
+    assert labels(run(some, [[joker_read, only_jk]] * 5)) == ["JK", "JK"]

@@ -81,6 +81,20 @@ def test_a_new_cards_other_index_read_as_another_card_is_not_part_of_the_lay_off
     assert kinds(o, 4) == [("draw", "Cleo", (None,)), ("lay_off", "Cleo", ("6C",))]
 
 
+def test_a_card_misread_as_the_hidden_upcard_is_no_draw_from_the_pile():
+    """The upcard is the 5D. Ben draws from the stock, melds 3C 4C 5C and discards the QC on the 5D, hiding it;
+    his 5C is read 5D (runner-up 5C). The 5D is gone from sight and "in" his meld, but the meld as read breaks the
+    rules and is asked about: that name is no evidence that he took the pile's 5D (basic hand 7, taught deck: a
+    3S read 9S, the upcard, and the hand never added up)."""
+    o = Observer(Match(MATCH), "Ana")
+    o.observe(snap(["5D"]))
+    o.observe(snap(["QC"], conf={"5D": 0.5}, alts={"5D": (("5C", 0.3),)}, Ben=[["3C", "4C", "5D"]]))
+    assert kinds(o) == [("draw", "Ben", (None,))]
+    assert o.referee.events[1]["from"] == "stock"
+    (q,) = o.pending()  # the meld is asked about (the players name its third card)
+    assert q["event"]["type"] == "meld" and q["event"]["player"] == "Ben" and q["event"]["cards"][:2] == ["3C", "4C"]
+
+
 def test_a_refused_card_unlike_the_meld_is_still_reported():
     """A new card on a meld that is like none of its cards is not explained away: the referee refuses it."""
     o = Observer(Match(MATCH), "Ana")

@@ -804,8 +804,12 @@ class Observer:
         if phase == Phase.DRAW:
             # the cards taken that lie new in the player's zone count as used, even before the play they are
             # in is settled (a deep pickup's cards laid out as a meld whose third card is not read yet)
+            # (not a name the camera gave that a play's question renames: basic hand 7, taught deck: Cleo's 3S
+            # read 9S, the upcard, whose 9S lay hidden under her discard; the meld "5S 4S 9S" was asked as
+            # "5S 4S 3S", but the 9S had been taken as drawn from the pile, and the hand never added up)
+            misnamed = {wrong for p in plays for wrong, _right in p.renames}
             used = {c for p in plays for c in p.cards} | (set(taken) & {
-                c for o, n, _t, _b in new_groups if o == player for c in n})
+                c for o, n, _t, _b in new_groups if o == player for c in n} - misnamed)
             from_discard = top is not None and (top not in snap.discard or len(taken) > 1) and (
                 self._top_taken or any(c in used for c in taken))
             ev = {"type": "draw", "player": player, "from": "discard" if from_discard else "stock"}

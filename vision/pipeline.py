@@ -37,7 +37,11 @@ from vision.types import CardDetection, Frame
 # probability (with their second choices): the vote over many looks and the rules settle them, the players are
 # asked the rest (issue 12)
 UNSURE_FLOOR = 0.2
-TAUGHT_FLOOR = 0.5  # with a taught deck (whose own threshold is 0.7): 0.2 measured worse (docs/PIPELINE.md)
+TAUGHT_FLOOR = 0.3  # with a taught deck (whose own threshold is 0.7): 0.2 (stop 23) and 0.5 (stop 40) measured worse (docs/PIPELINE.md)
+# ... but not on the discard pile: any card may be discarded, so no rule checks a read there, and what a taught deck
+# reads unsurely on a squared pile is most often the index of a card under the top peeking out, named wrong (basic
+# hand 7: the QC under Ben's QH read QS at 0.32, taken for the top, and every later turn was one card off)
+PILE_FLOOR = 0.5
 # the localiser's input size for a camera's frames (their long side, at most this), unless the detector was given
 # one: a table seen whole puts a card's index at 7-8 pixels at the model's 512, and 800 found 91 % of the indices
 # the 512 reading found 68 % of, on rendered 1280x720 tables (docs/PIPELINE.md)
@@ -97,6 +101,9 @@ class TableTracker:
         # not there; a taught deck's classifier is surer of its wrong reads: from TAUGHT_FLOOR
         if isinstance(detector, CardDetector) and detector.floor is None and not self._auto_confirm:
             detector.floor = UNSURE_FLOOR if detector.deck is None else TAUGHT_FLOOR
+        # the reads the discard pile keeps (None: all the detector gives)
+        self.pile_floor = PILE_FLOOR if isinstance(detector, CardDetector) and detector.deck is not None \
+            and not self._auto_confirm else None
         if isinstance(detector, CardDetector) and detector.table_imgsz is None and not detector.imgsz_given:
             detector.table_imgsz = TABLE_IMGSZ
         if isinstance(detector, CardDetector):
@@ -141,6 +148,8 @@ class TableTracker:
                 or self.mapper.homography is not homography:
             self.mapper = FrameMapper(w, h, homography)
         dets = (self.gated or self.detector).detect(img)
+        if self.pile_floor is not None:
+            dets = [d for d in dets if d.confidence >= self.pile_floor or not self._on_discard_pile(d.box)]
         stable = self.stabilizer.update(dets)
         snap = build_snapshot(stable, self.layout, self.mapper, self.snapshot_config)
         self.last_detections, self.last_stable, self.last_snapshot = dets, stable, snap

@@ -112,6 +112,9 @@ class Stabilizer:
         self.config = config
         self.copies = copies  # the decks in play: how many cards may carry one label
         self.jokers = max(1, jokers)  # the jokers in play: how many cards may be read as JK
+        # a match played without jokers (`jokers` 0): a JK read is a misread, and the vote's other names decide
+        # (basic hand 7, taught deck: Cleo's 8C laid off read JK, asked as a joker, and the hand never added up)
+        self.no_jokers = jokers == 0
         # where a card must be seen steadily before it counts (`_flicker`): a box -> bool (the table pipeline
         # gives the discard pile; None: nowhere)
         self.steady: Callable[[Box], bool] | None = None
@@ -239,6 +242,10 @@ class Stabilizer:
             if not t.present or self._flicker(t):
                 continue
             w = weights[t.tid] = t.weights()
+            if self.no_jokers and "JK" in w:
+                del w["JK"]
+                if not any(a not in (UNKNOWN, "BACK") for a in w):
+                    continue
             lab, share = t.label(w)
             if lab == "BACK":
                 out.append(CardDetection(lab, share, t.box))
