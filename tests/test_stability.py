@@ -189,3 +189,18 @@ def test_in_a_match_without_jokers_a_card_read_as_a_joker_takes_its_other_name()
     assert labels(run(none, [[joker_read, only_jk]] * 5)) == ["8C"]
     some = Stabilizer(StabilityConfig(), jokers=2)
     assert labels(run(some, [[joker_read, only_jk]] * 5)) == ["JK", "JK"]
+
+
+def test_a_read_on_the_face_of_a_card_seen_whole_is_not_a_card():
+    """The 8D lies whole on the pile (both corner indices read 8D): a box on its face read 9D is its pips, not a
+    card (Rummy 500 hand 2, taught deck); a card beside it, or a read outside where the rule is asked, stays."""
+    from vision.pipeline import off_whole_faces
+
+    tl, br = (679, 309, 700, 357), (745, 364, 766, 412)
+    whole = CardDetection("8D", 0.92, (679, 309, 766, 412), corners=(tl, br))
+    pips = CardDetection("9D", 0.9, (723, 341, 753, 405), corners=((723, 341, 753, 405),))
+    beside = CardDetection("10D", 0.85, (659, 308, 686, 357), corners=((659, 308, 686, 357),))
+    assert labels(off_whole_faces([whole, pips, beside])) == ["10D", "8D"]
+    assert labels(off_whole_faces([whole, pips, beside], where=lambda box: box[0] < 700)) == ["10D", "8D", "9D"]
+    one_corner = CardDetection("8D", 0.92, tl, corners=(tl,))  # the 8D seen by one index: something may lie on it
+    assert labels(off_whole_faces([one_corner, pips])) == ["8D", "9D"]

@@ -25,6 +25,7 @@ import numpy as np
 
 from vision.capture import OFF, CameraState, Capture
 from vision.detector import Detector as CardDetector
+from vision.geometry import area, intersection
 from vision.interfaces import Detector, FrameSource, Outcome, Referee
 from vision.layout import DISCARD, Calibration, FrameMapper, Layout
 from vision.motion import GatedDetector, MotionConfig
@@ -150,6 +151,7 @@ class TableTracker:
         dets = (self.gated or self.detector).detect(img)
         if self.pile_floor is not None:
             dets = [d for d in dets if d.confidence >= self.pile_floor or not self._on_discard_pile(d.box)]
+        dets = off_whole_faces(dets, self._on_discard_pile)
         stable = self.stabilizer.update(dets)
         snap = build_snapshot(stable, self.layout, self.mapper, self.snapshot_config)
         self.last_detections, self.last_stable, self.last_snapshot = dets, stable, snap
@@ -161,6 +163,30 @@ class TableTracker:
                 self.observer.tick()  # the table moves: the wait runs on
             return []
         return self.observer.observe(gated)
+
+
+FACE_INSIDE = 0.8  # the share of a read's box on a whole card's face that makes it a read of that face
+
+
+def off_whole_faces(dets: list[CardDetection], where: Callable[[tuple], bool] | None = None) -> list[CardDetection]:
+    """The detections less the one-index reads lying (`FACE_INSIDE` of their box) on the face of a card seen whole
+    in the same frame, both its corner indices read as one name, so nothing lies over it: the face's pips or
+    picture read as an index, not a card. Only where `where(box)` says so (None: everywhere); the pipeline asks
+    it on the discard pile, where any card may be discarded and no rule checks a read (Rummy 500 hand 2, taught
+    deck: the 8D on the spread pile, both corners showing, was also read 9D, 0.9, from its pips; Dan's discard of
+    the 8D was taken for a 9D and the rest of the hand went astray)."""
+    whole = [d for d in dets if len(d.corners) >= 2 and d.card != "BACK"]
+
+    def on_face(d: CardDetection) -> bool:
+        if len(d.corners) > 1 or d.card == "BACK" or area(d.box) <= 0 or (where is not None and not where(d.box)):
+            return False
+        for w in whole:
+            both = intersection(d.box, w.box)
+            if w.card != d.card and both is not None and area(both) >= FACE_INSIDE * area(d.box):
+                return True
+        return False
+
+    return [d for d in dets if not on_face(d)] if whole else dets
 
 
 # ---------------------------------------------------------------------------------------------
