@@ -95,6 +95,23 @@ def test_a_card_misread_as_the_hidden_upcard_is_no_draw_from_the_pile():
     assert q["event"]["type"] == "meld" and q["event"]["player"] == "Ben" and q["event"]["cards"][:2] == ["3C", "4C"]
 
 
+def test_a_card_the_players_leave_out_of_a_corrected_meld_is_no_lay_off_after():
+    """Ben's 3C 4C 5C is read with a "6C" (the 5C's other index), unsure: asked, the players correct it to 3C 4C
+    5C. The 6C read goes on showing, surer now: it is the misread the players left out, not Ben's lay-off
+    (Solitaired hand 1, taught deck: an "AH" left out of 2H 3H 4H 5H was applied as a lay-off next)."""
+    o = Observer(Match(MATCH), "Ana")
+    o.observe(snap(["5D"]))
+    o.observe(snap(["5D"], conf={"6C": 0.5}, Ben=[["3C", "4C", "5C", "6C"]]))
+    (q,) = o.pending()
+    assert q["event"]["cards"] == ["3C", "4C", "5C", "6C"]
+    out = o.correct(q["id"], {"type": "meld", "player": "Ben", "cards": ["3C", "4C", "5C"]})
+    assert out is not None and out["ok"]
+    o.observe(snap(["5D"], conf={"6C": 0.9}, Ben=[["3C", "4C", "5C", "6C"]]))
+    o.observe(snap(["5D", "QC"], conf={"6C": 0.9}, Ben=[["3C", "4C", "5C", "6C"]]))
+    assert not o.pending()
+    assert kinds(o) == [("draw", "Ben", (None,)), ("meld", "Ben", ("3C", "4C", "5C")), ("discard", "Ben", ("QC",))]
+
+
 def test_a_refused_card_unlike_the_meld_is_still_reported():
     """A new card on a meld that is like none of its cards is not explained away: the referee refuses it."""
     o = Observer(Match(MATCH), "Ana")

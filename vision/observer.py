@@ -315,6 +315,12 @@ class Observer:
                 self._alias(zip(wrong, right, strict=True))
                 if self._raw is not None:
                     self._last = self._oriented(self._renamed(self._raw))
+            elif wrong and event.get("type") in ("meld", "lay_off"):
+                # cards the camera saw in the play that the players' version leaves out are misreads: set aside
+                # while they stay (Solitaired hand 1, taught deck: Cleo's 2H 3H 4H 5H read with an "AH", the
+                # 4H's other index; corrected to the four cards, the AH was then applied as her lay-off, and
+                # Ana's real AH could not be revealed)
+                self._disputed.update(wrong)
             out = self._apply(fixed, proposed_id=pid)
             out["corrected"] = True
             if self._last is not None:
