@@ -940,7 +940,7 @@ class Observer:
         return cand
 
     def _stood_in(self, snap: TableSnapshot, new: list[str], touched: set[int], melds: list[dict],
-                  player: str, known: Counter | None = None) -> list[str]:
+                  player: str, known: Counter) -> list[str]:
         """The new cards of a group lying on a meld, less those that are one of the meld's own cards read
         anew, when the rules refuse them as a lay-off there: the vote also read the new card as a card of the
         meld (the 3C's other index read 3S), or a card of the meld is not seen now and the new card shares its
@@ -965,26 +965,27 @@ class Observer:
             return new
 
         seen = self._named_on_table(snap)
+        alts = {c: [a for a, _w in snap.alternatives.get(c, ())] for c in new}
 
         def fits(c: str) -> int:
             # where among the vote's names for `c` the first comes that the rules accept there as a card from
             # a hand (not on the table, not accounted for); len: none does
-            alts = [a for a, _w in snap.alternatives.get(c, ())]
             others = [x for x in new if x != c]
-            for i, a in enumerate(alts):
-                if a in ALL_CARDS and a not in seen and a not in new and not (known or Counter())[a] \
+            for i, a in enumerate(alts[c]):
+                if a in ALL_CARDS and a not in seen and a not in new and not known[a] \
                         and self._legal(dict(ev, cards=[*others, a])):
                     return i
-            return len(alts)
+            return len(alts[c])
+
+        fit = {c: fits(c) for c in new}  # (each asks the referee: once a card)
 
         def like(c: str, m: str) -> int:
             # a meld card not seen now: a card like it in its place is it; one seen: the vote read the new one
             # as it too (its other index, read as another card), and not first as a card the rules accept
             # there. 0: not alike; the higher, the likelier
-            alts = [a for a, _w in snap.alternatives.get(c, ())]
-            if m in alts:
-                return 3 if alts.index(m) < fits(c) else 0
-            if m in unseen and not _unknown(c) and not c.startswith("JK") and fits(c) == len(alts):
+            if m in alts[c]:
+                return 3 if alts[c].index(m) < fit[c] else 0
+            if m in unseen and not _unknown(c) and not c.startswith("JK") and fit[c] == len(alts[c]):
                 return 2 if c[:-1] == m[:-1] else 1 if c[-1] == m[-1] else 0
             return 0
 

@@ -137,6 +137,20 @@ class TableTracker:
             return False
         return self.layout.zone_of(self.mapper.to_rel((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)) == DISCARD
 
+    def _pile_reads(self, dets: list[CardDetection]) -> list[CardDetection]:
+        """The frame's reads less those the discard pile does not keep: under `pile_floor`, and on the face of a
+        card seen whole (`off_whole_faces`). Where a box lies is asked once, and only for those reads."""
+        where: dict[tuple, bool] = {}
+
+        def on_pile(box) -> bool:
+            if box not in where:
+                where[box] = self._on_discard_pile(box)
+            return where[box]
+
+        if self.pile_floor is not None:
+            dets = [d for d in dets if d.confidence >= self.pile_floor or not on_pile(d.box)]
+        return off_whole_faces(dets, on_pile)
+
     def process(self, frame: Frame | np.ndarray) -> list[Outcome]:
         img = frame.image if isinstance(frame, Frame) else frame
         h, w = img.shape[:2]
@@ -148,10 +162,7 @@ class TableTracker:
         if self.mapper is None or (self.mapper.width, self.mapper.height) != (w, h) \
                 or self.mapper.homography is not homography:
             self.mapper = FrameMapper(w, h, homography)
-        dets = (self.gated or self.detector).detect(img)
-        if self.pile_floor is not None:
-            dets = [d for d in dets if d.confidence >= self.pile_floor or not self._on_discard_pile(d.box)]
-        dets = off_whole_faces(dets, self._on_discard_pile)
+        dets = self._pile_reads((self.gated or self.detector).detect(img))
         stable = self.stabilizer.update(dets)
         snap = build_snapshot(stable, self.layout, self.mapper, self.snapshot_config)
         self.last_detections, self.last_stable, self.last_snapshot = dets, stable, snap
@@ -178,12 +189,12 @@ def off_whole_faces(dets: list[CardDetection], where: Callable[[tuple], bool] | 
     whole = [d for d in dets if len(d.corners) >= 2 and d.card != "BACK"]
 
     def on_face(d: CardDetection) -> bool:
-        if len(d.corners) > 1 or d.card == "BACK" or area(d.box) <= 0 or (where is not None and not where(d.box)):
+        if len(d.corners) > 1 or d.card == "BACK" or area(d.box) <= 0:
             return False
         for w in whole:
             both = intersection(d.box, w.box)
             if w.card != d.card and both is not None and area(both) >= FACE_INSIDE * area(d.box):
-                return True
+                return where is None or where(d.box)
         return False
 
     return [d for d in dets if not on_face(d)] if whole else dets
