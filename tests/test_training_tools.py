@@ -109,6 +109,20 @@ def test_compare_helpers():
     assert compare.predictor(raw, 0.4)(Path("a")) == {"10H", "KS"}
 
 
+def test_compare_candidate_takes_boxes_from_its_own_floor():
+    """A candidate's box_conf is the localiser's floor, not the 0.05 the sweep reads the classifier from."""
+    img = cv2.imread(str(ROOT / "tests" / "fixtures" / "images" / "rendered_melds.jpg"))
+    models = ROOT / "models"
+    spec = {"weights": str(models / "cards-yolo.onnx"), "classifier": str(models / "cards-cls.onnx")}
+    low = compare.candidate_detector(dict(spec, box_conf=0.05))
+    high = compare.candidate_detector(dict(spec, box_conf=0.4))
+    low_scores = [s for _c, s in low._named_boxes(img)]
+    high_scores = [s for _c, s in high._named_boxes(img)]
+    assert high.conf == low.conf == 0.05
+    assert high_scores and min(high_scores) >= 0.4
+    assert min(low_scores) < 0.4 and len(low_scores) > len(high_scores)
+
+
 def test_probes_render_labelled_frames(tmp_path):
     assert probes.main(["--out", str(tmp_path), "--n", "1", "--probe", "fanned", "--probe", "red-cloth"]) == 0
     for kind in ("fanned", "red-cloth"):

@@ -46,6 +46,23 @@ def parse_candidate(text: str) -> tuple[str, dict]:
     return name, spec
 
 
+def candidate_detector(spec: dict):
+    """The detector of a candidate (`parse_candidate`): its corners read from classifier probability 0.05 (the
+    sweep and the corner mAP start there), the localiser's boxes from the candidate's `box_conf`.  Built at
+    conf 0.05, the detector would take the boxes from min(conf, box_conf) = 0.05 whatever `box_conf` was given
+    (until 2026-12-06 every `box_conf` above 0.05 here was measured as 0.05)."""
+    import vision.detector as vd
+
+    det = vd.Detector(spec["weights"], backend="onnx" if spec["weights"].endswith(".onnx") else "torch",
+                      conf=0.05, imgsz=spec.get("imgsz"), classifier=spec["classifier"])
+    # the candidate's own choices, else those stored with its classifier, else the module defaults
+    det.box_conf = spec.get("box_conf", det.box_conf)
+    det.max_candidates = spec.get("max_candidates", det.max_candidates)
+    boxes, floor = det._boxes, det.box_conf
+    det._boxes = lambda img, _floor: boxes(img, floor)
+    return det
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--candidate", action="append", required=True)
@@ -60,8 +77,6 @@ def main(argv: list[str] | None = None) -> int:
                     help="keep corners from this probability and threshold cards on noisy-or pair confidence")
     args = ap.parse_args(argv)
     offline_ultralytics()
-    import vision.detector as vd
-
     sets = {k: images_of(*v) for k, v in DEFAULT_SETS.items()}
     for text in args.set:
         k, _, rest = text.partition("=")
@@ -71,11 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     results = {}
     for text in args.candidate:
         name, spec = parse_candidate(text)
-        det = vd.Detector(spec["weights"], backend="onnx" if spec["weights"].endswith(".onnx") else "torch",
-                          conf=0.05, imgsz=spec.get("imgsz"), classifier=spec["classifier"])
-        # the candidate's own choices, else those stored with its classifier, else the module defaults
-        det.box_conf = spec.get("box_conf", det.box_conf)
-        det.max_candidates = spec.get("max_candidates", det.max_candidates)
+        det = candidate_detector(spec)
         # 1. the threshold, from validation data only
         val_raw = {}
         for k, (imgs, _) in choose.items():
