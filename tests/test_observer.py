@@ -201,6 +201,31 @@ def test_a_discard_picked_up_before_it_was_seen_is_proposed():
         {"type": "meld", "player": "Cleo", "cards": ["KD", "KH", "KS"]}]
 
 
+def test_a_guessed_discard_answered_no_leaves_the_next_players_meld_alone():
+    """The demo read with the round-six localiser (stop 42): Ben's discard QC was still unsure when Cleo's
+    aces came down, so the observer asked whether Ben's discard had been one of them, picked up unseen.  The
+    players said No to each; those cards were then set aside as no cards, and Cleo's meld was never applied.
+    A No to such a guess only says the card was not the discard."""
+    o = observer()
+    o.observe(snap(["5C"]))
+    o.observe(snap(["5C"], Ben=[["7H", "8H", "9H"]]))
+    asked = set()
+    for _ in range(4):
+        o.observe(snap(["5C"], Ben=[["7H", "8H", "9H"]], Cleo=[["KD", "KS", "KH"]]))
+        if not o.pending():
+            break
+        for p in o.pending():
+            assert p["event"]["type"] == "discard" and p["event"]["card"] not in asked  # each asked once
+            asked.add(p["event"]["card"])
+            assert o.reject(p["id"])
+    assert asked and o.pending() == []
+    o.observe(snap(["5C", "QC"], Ben=[["7H", "8H", "9H"]], Cleo=[["KD", "KS", "KH"]]))  # the QC is seen at last
+    o.observe(snap(["5C", "QC", "2S"], Ben=[["7H", "8H", "9H"]], Cleo=[["KD", "KS", "KH"]]))
+    assert [norm(e) for e in o.referee.events[3:]] == [
+        {"type": "discard", "player": "Ben", "card": "QC"}, {"type": "draw", "player": "Cleo", "from": "stock"},
+        {"type": "meld", "player": "Cleo", "cards": ["KD", "KH", "KS"]}, {"type": "discard", "player": "Cleo", "card": "2S"}]
+
+
 def test_a_pile_card_misread_under_the_top_is_no_discard():
     """Hand 6 of the model's evaluation: the KH under a new JH read as JD.  A discard lies on top, so the JD is
     not Ben's discard (it would put every later discard one turn late), and nothing is asked about it.

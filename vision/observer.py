@@ -105,6 +105,9 @@ class _Candidate:
     ask: bool = False  # a question more looks cannot settle (a lay-off that fits two melds): asked at once
     renames: tuple[tuple[str, str], ...] = ()  # camera's name -> the name the play uses (see `_complete`)
     region: tuple | None = None  # the table's part the question is about (pixels), when its cards are not all seen
+    # a guess at a discard the camera never saw ("Ben's discard was picked up before it was seen: AH?"): (hand,
+    # player, card). A No says that card was not the discard, not that it is no card (`reject`)
+    guess: tuple | None = None
 
     @property
     def camera_cards(self) -> list[str]:
@@ -138,6 +141,7 @@ class Observer:
         self._pending: list[tuple[int, _Candidate]] = []
         self._next_id = 1
         self._disputed: set[str] = set()  # cards of refused/rejected events, ignored while they stay
+        self._declined_guesses: set[tuple] = set()  # (hand, player, card) of unseen-discard guesses answered No
         # cards lying on a meld that this look sets aside as no play (a misread of a meld card, an earlier turn's):
         # they do not keep a card unseen elsewhere from being named (`_turn_candidate`)
         self._unexplained: frozenset[str] = frozenset()
@@ -332,7 +336,12 @@ class Observer:
             cand = self._take(pid)
             if cand is None:
                 return False
-            self._dispute(cand)
+            if cand.guess is not None:
+                # "was AH Ben's discard?" No: AH is still the next player's card (the demo with the round-six
+                # localiser: Cleo's AH AD meld was set aside and never applied), only the guess is not asked again
+                self._declined_guesses.add(cand.guess)
+            else:
+                self._dispute(cand)
             if cand.turn is not None:
                 self._declined_end = cand.turn  # the players play on: not asked again this turn
             if self._last is not None:
@@ -1200,6 +1209,8 @@ class Observer:
             thirds = [()] if len(new) >= 3 else [
                 (t,) for t in ALL_CARDS if known[t] == 0 and t not in seen and t not in new]
             for x in new:
+                if (cur.get("number"), player, x) in self._declined_guesses:
+                    continue
                 seq = [*drawn, {"type": "discard", "player": player, "card": x},
                        {"type": "draw", "player": nxt, "from": "discard"}]
                 if not any(self.referee.check({"type": "meld", "player": nxt, "cards": [*new, *t]}, after=seq).ok
@@ -1207,7 +1218,7 @@ class Observer:
                     continue
                 # asked at once: more looks at the table do not show a card that is gone (and the table moves on)
                 return _Candidate(seq[len(drawn)], 0.0, f"{player}'s discard was picked up before it was seen: {x}?",
-                                  (x,), region=box, ask=guess)
+                                  (x,), region=box, ask=guess, guess=(cur.get("number"), player, x))
         return None
 
     def _legal(self, ev: dict) -> bool:
