@@ -336,12 +336,7 @@ class Observer:
             cand = self._take(pid)
             if cand is None:
                 return False
-            if cand.guess is not None:
-                # "was AH Ben's discard?" No: AH is still the next player's card (the demo with the round-six
-                # localiser: Cleo's AH AD meld was set aside and never applied), only the guess is not asked again
-                self._declined_guesses.add(cand.guess)
-            else:
-                self._dispute(cand)
+            self._dispute(cand)
             if cand.turn is not None:
                 self._declined_end = cand.turn  # the players play on: not asked again this turn
             if self._last is not None:
@@ -350,10 +345,16 @@ class Observer:
 
     # ---- internals -------------------------------------------------------------------------------
     def _dispute(self, cand: _Candidate) -> None:
-        """Sets the cards of a refused or rejected event aside (and a lay-off's on its meld, for the hand).  A
-        question that renamed the camera's cards (`_complete`) sets the camera's names aside too: those are the
-        cards the camera goes on seeing, and the same question would come back on every snapshot (basic hand 1:
+        """Sets the cards of a refused or rejected event aside (and a lay-off's on its meld, for the hand); a refused
+        or rejected guess at an unseen discard only declines that guess (`_missed_discard`).  A question that
+        renamed the camera's cards (`_complete`) sets the camera's names aside too: those are the cards the camera
+        goes on seeing, and the same question would come back on every snapshot (basic hand 1:
         "is it 9C?" for the camera's 7C, answered No 30 times)."""
+        if cand.guess is not None:
+            # "was AH Ben's discard?" No: AH is still the next player's card (the demo with the round-six localiser:
+            # Cleo's AH AD meld was set aside and never applied); only the guess is not made again
+            self._declined_guesses.add(cand.guess)
+            return
         cards = {*cand.cards, *(camera for camera, _said in cand.renames)}
         self._disputed.update(cards)
         if cand.event.get("type") == "lay_off" and isinstance(cand.event.get("meld"), int):
