@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.test_web_e2e import wait_version
 from tests.e2e.test_web_layout import _no_side_scroll, _on_screen
@@ -209,6 +210,7 @@ def test_new_match_form_remembers_names_and_colours(size, server, browser, shot)
     # the colour is remembered for the next match
     page.goto(base + "/new")
     page.wait_for_selector("#known-box:not([hidden])")
-    ana = page.locator('#known-names .known-chip[data-name="Ana"] .swatch')
-    assert ana.evaluate("e => getComputedStyle(e).backgroundColor") == _rgb("#b39cff")
+    # (a retrying assertion: the list may still be filling in from /api/players and /api/presets)
+    expect(page.locator('#known-names .known-chip[data-name="Ana"] .swatch')).to_have_css(
+        "background-color", _rgb("#b39cff"))
     assert not errors, errors

@@ -71,19 +71,25 @@
     for (const li of rows()) if (rowName(li)) out[rowName(li)] = li.dataset.color;
     return out;
   }
+  // The chips are rebuilt only when what they show changes: every keystroke and every late answer (the
+  // presets) calls refresh(), and a chip replaced under a finger would swallow the tap.
+  let knownShown = null;
   function renderKnown() {
     const box = $("known-names");
     if (!box) return;
-    clear(box);
     const typed = new Set(names().filter(Boolean).map((n) => n.toLowerCase()));
+    const shown = JSON.stringify(knownOrder.filter((k) => !typed.has(k)).map((k) => [known[k].name, known[k].color]));
+    $("known-box").hidden = !knownOrder.length;
+    $("same-players").hidden = !(lastSeating && lastSeating.players.length);
+    if (shown === knownShown) return;
+    knownShown = shown;
+    clear(box);
     for (const k of knownOrder) {
       const p = known[k];
       if (typed.has(k)) continue;
       box.append(el("button", { type: "button", class: "chip known-chip", "data-name": p.name, onclick: () => addKnown(p.name) },
         el("span", { class: "swatch", style: { background: RR.isColor(p.color) ? p.color : "transparent" } }), p.name));
     }
-    $("known-box").hidden = !knownOrder.length;
-    $("same-players").hidden = !(lastSeating && lastSeating.players.length);
   }
   function addKnown(name) {
     const empty = rows().find((li) => !rowName(li));
