@@ -753,3 +753,28 @@ def test_a_misread_meld_card_does_not_keep_the_real_card_from_being_asked_about(
     assert p["event"] == {"type": "meld", "player": "Ana", "cards": ["7S", "9S", "8S"]}
     assert o.confirm(p["id"])["ok"]
     assert events(o)[-1] == {"type": "discard", "player": "Ana", "card": "QD"}
+
+
+def test_a_card_the_players_renamed_is_another_card_when_its_old_name_comes_again():
+    """The demo with the round-six localiser (stop 43): Cleo's AC was read AS and the players corrected her meld
+    to AC AD AH. Two turns later Ana laid the real AS off on that meld, read AS beside the AC read right. The
+    name "AS" had lain in Cleo's zone since the misread, before Cleo's discard, so the new card was taken for an
+    earlier turn's and never asked about: Ana was left holding a card she had laid off, and the hand's result
+    was wrong. What the camera called AS until the correction was the AC; the AS comes when it is seen."""
+    P = ["Ana", "Ben", "Cleo"]
+    o = Observer(Match({"type": "match", "rules": "basic", "players": P}), "Ana")
+    o.observe(snap(P, ["5C"]))
+    o.observe(snap(P, ["5C", "2S"]))  # Ben: stock, 2S
+    at = {"AH": (200, 0, 210, 20), "AD": (215, 0, 225, 20), "AS": (230, 0, 240, 20)}
+    zones = {"Ana": (), "Ben": (), "Cleo": (Group(("AH", "AD", "AS"), (200, 0, 240, 60)),)}
+    o.observe(TableSnapshot(discard=("5C", "2S", "JH"), players=zones, confidence={"AS": 0.4}, boxes=at))
+    [q] = o.pending()
+    assert o.correct(q["id"], {"type": "meld", "player": "Cleo", "cards": ["AC", "AD", "AH"]})["ok"]
+    assert events(o)[-1] == {"type": "discard", "player": "Cleo", "card": "JH"}
+    # Ana draws, lays the AS off on Cleo's aces and discards: the AC is read right now, the AS lies beside it
+    at2 = {"AH": at["AH"], "AD": at["AD"], "AC": at["AS"], "AS": (245, 0, 255, 20)}
+    zones2 = {"Ana": (), "Ben": (), "Cleo": (Group(("AH", "AD", "AC", "AS"), (200, 0, 255, 60)),)}
+    o.observe(TableSnapshot(discard=("5C", "2S", "JH", "QD"), players=zones2, boxes=at2))
+    assert events(o)[-3:] == [{"type": "draw", "player": "Ana", "from": "stock"},
+                              {"type": "lay_off", "player": "Ana", "cards": ["AS"], "meld": 1},
+                              {"type": "discard", "player": "Ana", "card": "QD"}]

@@ -268,6 +268,12 @@ class Observer:
         raw = self._raw
         for wrong, right in pairs:
             self._aliases[wrong] = right
+            # what the camera called `wrong` so far was this card: a card it reads so from now on where the alias
+            # does not hold (`_renamed`) is another one, which comes when it is first seen (the demo with the
+            # round-six localiser: Cleo's AC read AS, corrected; Ana's real AS laid off on that meld two turns
+            # later counted as a card "in the zone" since the misread, an earlier turn's, and was never asked)
+            for seen in (self._arrived, self._in_zone, self._zone_last):
+                seen.pop(wrong, None)
             box = raw.boxes.get(wrong) if raw is not None else None
             if box is not None:
                 self._alias_at[wrong] = box
