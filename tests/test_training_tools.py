@@ -115,12 +115,15 @@ def test_compare_candidate_takes_boxes_from_its_own_floor():
     models = ROOT / "models"
     spec = {"weights": str(models / "cards-yolo.onnx"), "classifier": str(models / "cards-cls.onnx")}
     low = compare.candidate_detector(dict(spec, box_conf=0.05))
-    high = compare.candidate_detector(dict(spec, box_conf=0.4))
-    low_scores = [s for _c, s in low._named_boxes(img)]
+    low_scores = sorted(s for _c, s in low._named_boxes(img))
+    # a floor between the shipped localiser's own box scores (whatever model ships): some boxes fall under it
+    floor = round(low_scores[len(low_scores) // 2], 3)
+    assert low_scores[0] < floor
+    high = compare.candidate_detector(dict(spec, box_conf=floor))
     high_scores = [s for _c, s in high._named_boxes(img)]
     assert high.conf == low.conf == 0.05
-    assert high_scores and min(high_scores) >= 0.4
-    assert min(low_scores) < 0.4 and len(low_scores) > len(high_scores)
+    assert high_scores and min(high_scores) >= floor
+    assert len(low_scores) > len(high_scores)
 
 
 def test_probes_render_labelled_frames(tmp_path):

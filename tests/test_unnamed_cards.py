@@ -224,3 +224,16 @@ def test_the_trace_shows_each_snapshot_outcome_and_answer_in_order():
     assert lines[2].startswith("S 2 pile=['5C', 'KD']") and "'KD': 0.5" in lines[2]
     assert lines[3].startswith("O applied") and lines[4].startswith("O proposed") and '"KD"' in lines[4]
     assert lines[5].startswith("Q No")
+
+
+def test_the_truthful_table_says_yes_to_a_move_named_as_it_was_played_wherever_the_camera_read_it():
+    """The demo with the round-six localiser (stop 43): "Ben discards KD?" when Ben did discard the KD, but the
+    camera's KD box lies on another card (a box straddling indices). People answer the question they are asked:
+    Yes. Before, each name was looked up where the camera read it, and the stand-ins said No."""
+    o = observer()
+    o.observe(snap(["5C"]))
+    o.observe(snap(["5C", "KD"], conf={"KD": 0.5}))
+    table = TruthfulTable([{"type": "discard", "player": "Ben", "card": "KD"}])
+    table.answer(o, [CardDetection("KD", 0.5, (0, 0, 1, 1))], [("QD", (0, 0, 1, 1), ()), ("KD", (5, 5, 6, 6), ())])
+    assert (table.questions, table.confirmed, table.rejected, table.taps) == (1, 1, 0, 1) and o.pending() == []
+    assert o.referee.events[-1] == {"type": "discard", "player": "Ben", "card": "KD"}

@@ -117,6 +117,8 @@ class TruthfulTable:
     cards lying where the question shows.  A move the scripted hand never had (those cards, that player) is
     answered No (one tap); a right one is confirmed (one tap), a misread one corrected (one tap to open the
     picker, one per card changed, one to send), or rejected when the referee refuses the players' version.
+    A question that names a move exactly as the scripted hand played it (player, cards, meld) is confirmed
+    without looking at the camera's boxes: people answer the question they are asked (stop 43).
     The players' knowledge is the renderer's truth and the script: the camera's reading is never used to
     answer it."""
 
@@ -227,6 +229,17 @@ class TruthfulTable:
             ev = q["event"]
             cur = observer.referee.public_state().get("current") or {}
             on_table = [c for m in cur.get("melds") or [] for c in m.get("cards", [])] + list(cur.get("discard") or [])
+            if event_cards(ev) and ev.get("type") != "reveal" and any(
+                    norm_event(e) == norm_event(ev) for e in self.expected):
+                # the question names a move of the hand exactly as it was played (its player, its cards, its meld):
+                # the players say Yes, whatever box the camera read a name in. Before, each name was looked up
+                # where the camera saw it: the demo with the round-six localiser asked "Ana lays off AS?", which she
+                # did, but the camera's "AS" was a box straddling three indices and the stand-ins answered No
+                self._said("Yes", q, ev)
+                observer.confirm(q["id"])
+                self.confirmed += 1
+                self.taps += 1
+                continue
             true = self.truth_of(ev, stable, truth, dict(observer._aliases), q.get("box"), on_table,
                                  q.get("camera_cards") or ())
             if not self.happened(true):  # the players saw no such move: No
