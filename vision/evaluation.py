@@ -227,28 +227,25 @@ class TruthfulTable:
         for q in observer.pending():
             self.questions += 1
             ev = q["event"]
-            cur = observer.referee.public_state().get("current") or {}
-            on_table = [c for m in cur.get("melds") or [] for c in m.get("cards", [])] + list(cur.get("discard") or [])
-            if event_cards(ev) and ev.get("type") != "reveal" and any(
-                    norm_event(e) == norm_event(ev) for e in self.expected):
+            said = norm_event(ev)
+            if event_cards(ev) and ev.get("type") != "reveal" and any(norm_event(e) == said for e in self.expected):
                 # the question names a move of the hand exactly as it was played (its player, its cards, its meld):
-                # the players say Yes, whatever box the camera read a name in. Before, each name was looked up
-                # where the camera saw it: the demo with the round-six localiser asked "Ana lays off AS?", which she
-                # did, but the camera's "AS" was a box straddling three indices and the stand-ins answered No
-                self._said("Yes", q, ev)
-                observer.confirm(q["id"])
-                self.confirmed += 1
-                self.taps += 1
-                continue
-            true = self.truth_of(ev, stable, truth, dict(observer._aliases), q.get("box"), on_table,
-                                 q.get("camera_cards") or ())
+                # the players say Yes (below), whatever box the camera read a name in. Before, each name was looked
+                # up where the camera saw it: the demo with the round-six localiser asked "Ana lays off AS?", which
+                # she did, but the camera's "AS" was a box straddling three indices and the stand-ins answered No
+                true = dict(ev)
+            else:
+                cur = observer.referee.public_state().get("current") or {}
+                on_table = [c for m in cur.get("melds") or [] for c in m.get("cards", [])] + list(cur.get("discard") or [])
+                true = self.truth_of(ev, stable, truth, dict(observer._aliases), q.get("box"), on_table,
+                                     q.get("camera_cards") or ())
             if not self.happened(true):  # the players saw no such move: No
                 self._said("No (no such move)", q, true)
                 observer.reject(q["id"])
                 self.rejected += 1
                 self.taps += 1
                 continue
-            if norm_event(true) == norm_event(ev):
+            if norm_event(true) == said:
                 self._said("Yes", q, true)
                 observer.confirm(q["id"])
                 self.confirmed += 1
