@@ -49,6 +49,9 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="decks on the table: the same card is reported at most this many times per photo")
     d.add_argument("--deck", default=None, metavar="DECK",
                    help="read the cards of this taught deck (a folder written by `enrol`, or a deck's name)")
+    d.add_argument("--aspect", choices=["auto", "none"], default="auto",
+                   help="auto: a square photo squashed across (a 16:9 webcam frame saved as 640x640) is read "
+                        "stretched back; none: every photo as it comes")
 
     t = sub.add_parser("track", help="infer the game log from a table recording")
     t.add_argument("source", help="video file, folder of images, camera index or stream URL")

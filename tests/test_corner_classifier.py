@@ -107,8 +107,8 @@ def test_a_table_read_at_its_own_size_uses_the_table_views(tmp_path):
     assert det.classifier.view_boxes([(10, 20, 30, 60)], [[0, 0, 0.9]]) == [[(11.0, 22.0, 29.0, 58.0)]]
     seen = []
     real = det.classifier.probabilities
-    det.classifier.probabilities = lambda img, boxes, tta=None, views=None: seen.append(views) or real(img, boxes,
-                                                                                                      tta, views)
+    det.classifier.probabilities = lambda img, boxes, tta=None, views=None, stretch=(1.0, 1.0): (
+        seen.append(views) or real(img, boxes, tta, views, stretch))
     det._impl.corners = lambda img, imgsz, conf: [("corner", 0.9, (100.0, 40.0, 130.0, 100.0), None)]
     det.candidates(_marked_image())
     det.table_imgsz = 800
@@ -211,3 +211,18 @@ def test_set_choices_and_soup_keep_dots_in_the_output_name(tmp_path):
     assert CornerClassifier(tmp_path / "s0.25-r4.onnx").config["tta"] == "r4"
     with pytest.raises(SystemExit):  # a weight outside [0, 1] is refused (argparse error, exit 2)
         soup.main([str(a), str(b), "--alpha", "1.5", "--out", str(tmp_path / "x")])
+
+
+def test_a_squashed_index_read_stretched_back_looks_like_the_index_itself():
+    """`crop(..., stretch=(sx, sy))` reads the picture as if it had been stretched first: an index squashed to half
+    its width (a 16:9 frame saved as a square does that) is cropped as the unsquashed one is."""
+    img = np.full((200, 300, 3), 50, np.uint8)
+    img[40:100, 100:130] = 255  # 30 wide, 60 high
+    img[60:70, 110:120] = 0  # a dark mark inside it
+    squashed = np.ascontiguousarray(img[:, ::2])  # every other column: the same picture, half as wide
+    own = crop(img, (100, 40, 130, 100), size=40, margin=0.1, square=True).astype(float)
+    back = crop(squashed, (50, 40, 65, 100), size=40, margin=0.1, square=True, stretch=(2.0, 1.0)).astype(float)
+    as_is = crop(squashed, (50, 40, 65, 100), size=40, margin=0.1, square=True).astype(float)
+    assert np.abs(back - own).mean() < 12
+    assert np.abs(as_is - own).mean() > 3 * np.abs(back - own).mean()
+    assert crop(squashed, (50, 40, 65, 100), size=40, square=True, stretch=(1.0, 1.0)).shape == (40, 40, 3)

@@ -135,3 +135,50 @@ def test_a_table_camera_is_read_at_its_own_resolution_up_to_the_table_size():
         return sum(any(iou(b, lab.box) >= 0.5 for b in boxes) for lab in labels)
 
     assert found(table) >= len(labels) // 2 > found(photo)
+
+
+def test_the_squash_of_a_square_photo_is_read_from_its_index_boxes():
+    from vision.detector import ASPECT_MAX, squash_stretch
+
+    upright = [(10 * i, 0, 10 * i + 12, 20) for i in range(8)]  # w/h 0.6: an index as printed
+    squashed = [(10 * i, 0, 10 * i + 6.7, 20) for i in range(8)]  # the same, 16:9 saved as a square
+    assert squash_stretch((640, 640, 3), upright) == 1.0
+    assert squash_stretch((640, 640, 3), squashed) == pytest.approx(ASPECT_MAX, rel=0.05)
+    assert squash_stretch((720, 1280, 3), squashed) == 1.0  # a camera's own frame is read as it comes
+    assert squash_stretch((640, 640, 3), squashed[:3]) == 1.0  # too few indices to tell
+    # cards lying sideways give wide boxes: not a squash
+    assert squash_stretch((640, 640, 3), [(y0, x0, y1, x1) for x0, y0, x1, y1 in upright]) == 1.0
+
+
+def test_a_webcam_photo_saved_square_is_read_stretched_back(detector):
+    """The whole path on a real photo: a 16:9 webcam frame saved as a 640×640 square (a training photo) is read
+    stretched back across by about 16/9 (`Detector.aspect` "auto"); the same frame restored to 16:9, as a camera
+    gives it, and a phone photo with upright indices are read as they come."""
+    img = cv2.imread(str(FIX / "real_train_webcam_square.jpg"))
+
+    def stretch(frame):
+        return detector.stretch_for(frame, detector.localise(frame))
+
+    sx, sy = stretch(img)
+    assert 1.5 < sx <= 16 / 9 + 1e-6 and sy == 1.0
+    assert stretch(cv2.resize(img, (1138, 640), interpolation=cv2.INTER_CUBIC)) == (1.0, 1.0)
+    assert stretch(cv2.imread(str(FIX / "real_dev_table.jpg"))) == (1.0, 1.0)
+    detector.aspect = None
+    try:
+        assert stretch(img) == (1.0, 1.0)
+    finally:
+        detector.aspect = "auto"
+
+
+def test_detect_command_reads_as_it_comes_with_aspect_none(detector):
+    from rummy_referee.commands.detect import run_detect
+
+    path = str(FIX / "real_train_webcam_square.jpg")
+    img = cv2.imread(path)
+    for aspect, setting in (("auto", "auto"), ("none", None)):
+        results, status = run_detect([path], aspect=aspect)
+        detector.aspect = setting
+        try:
+            assert status == 0 and [c["card"] for c in results[0]["cards"]] == [d.card for d in detector.detect(img)]
+        finally:
+            detector.aspect = "auto"

@@ -5,7 +5,8 @@
         --candidate new=runs/stageC.onnx,runs/cls-v2/cards-cls.onnx \
         --md runs/eval/compare.md
 
-Each candidate is NAME=YOLO_WEIGHTS,CLASSIFIER[,imgsz[,box_conf[,max_candidates]]].  For every
+Each candidate is NAME=YOLO_WEIGHTS,CLASSIFIER[,imgsz[,box_conf[,max_candidates[,aspect]]]] (aspect: auto or
+none, `Detector.aspect`).  For every
 candidate and every data set (default: the real dev photos and the rendered held-out set) it
 reports card-level precision / recall / F1 at the candidate's confidence threshold, chosen
 beforehand on *validation* data (`--choose-on`, default the rendered val split plus the real
@@ -43,6 +44,8 @@ def parse_candidate(text: str) -> tuple[str, dict]:
         spec["box_conf"] = float(parts[3])
     if len(parts) > 4 and parts[4]:
         spec["max_candidates"] = int(parts[4])
+    if len(parts) > 5 and parts[5]:
+        spec["aspect"] = None if parts[5] == "none" else parts[5]
     return name, spec
 
 
@@ -58,6 +61,7 @@ def candidate_detector(spec: dict):
     # the candidate's own choices, else those stored with its classifier, else the module defaults
     det.box_conf = spec.get("box_conf", det.box_conf)
     det.max_candidates = spec.get("max_candidates", det.max_candidates)
+    det.aspect = spec.get("aspect", det.aspect)
     boxes, floor = det._boxes, det.box_conf
     det._boxes = lambda img, _floor: boxes(img, floor)
     return det

@@ -24,6 +24,8 @@ OUT = ROOT / "tests" / "fixtures" / "images"
 REAL_PICKS = {
     "real_train_table.jpg": REAL / "train" / "images" / "IMG_7745_JPG.rf.07b7bdd1c21b6a77601480b0d213f41d.jpg",
     "real_dev_table.jpg": REAL / "dev" / "images" / "IMG_7760_JPG.rf.1f91d6d00b503e7dcaa241585e54438c.jpg",
+    # a 16:9 webcam frame saved as a 640×640 square (Detector.aspect reads it stretched back)
+    "real_train_webcam_square.jpg": REAL / "train" / "images" / "WIN_20240627_12_07_20_Pro_jpg.rf.b5fd28f3a13403a8ebf83d84746861c7.jpg",
 }
 
 

@@ -36,8 +36,21 @@ def read_boxes(label: Path, w: int, h: int) -> list[tuple[int, tuple[float, floa
     return out
 
 
-def _crop(img, box):
-    return crop(img, box, CFG["size"], CFG["margin"], CFG["square"])
+UNSQUASH: set[Path] = set()  # --unsquash DIR: its photos squashed across are cropped stretched back (as detected)
+
+
+def _stretch(img, boxes, d: Path) -> tuple[float, float]:
+    """How the detector (`Detector.aspect` "auto") would stretch this photo of folder `d` back, from its labelled
+    index boxes (backs left out): its crops are taken so when `d` is one of `--unsquash`."""
+    if Path(d) not in UNSQUASH:
+        return (1.0, 1.0)
+    from vision.detector import squash_stretch
+
+    return (squash_stretch(img.shape, [b for c, b in boxes if c != 40]), 1.0)
+
+
+def _crop(img, box, stretch=(1.0, 1.0)):
+    return crop(img, box, CFG["size"], CFG["margin"], CFG["square"], stretch)
 
 
 def collect(dirs: list[Path], split: str, rng: np.random.Generator, negatives: int = 2, jitter: int = 1,
@@ -57,6 +70,7 @@ def collect(dirs: list[Path], split: str, rng: np.random.Generator, negatives: i
                 continue
             h, w = img.shape[:2]
             boxes = read_boxes(d / "labels" / split / (img_path.stem + ".txt"), w, h)
+            st = _stretch(img, boxes, d)
             for c, b in boxes:
                 if c == 40 and (b[2] - b[0]) * (b[3] - b[1]) > 0.5 * w * h:
                     continue
@@ -68,7 +82,7 @@ def collect(dirs: list[Path], split: str, rng: np.random.Generator, negatives: i
                     jb = (cx - bw * s / 2, cy - bh * s / 2, cx + bw * s / 2, cy + bh * s / 2)
                     if iou(jb, b) < 0.35:
                         continue
-                    xs.append(_crop(img, jb))
+                    xs.append(_crop(img, jb, st))
                     ys.append(c)
             sizes = [(b[2] - b[0], b[3] - b[1]) for _, b in boxes] or [(0.05 * w, 0.1 * h)]
             for _ in range(negatives):
@@ -77,7 +91,7 @@ def collect(dirs: list[Path], split: str, rng: np.random.Generator, negatives: i
                 x1, y1 = rng.uniform(0, max(1, w - bw)), rng.uniform(0, max(1, h - bh))
                 nb = (x1, y1, x1 + bw, y1 + bh)
                 if all(iou(nb, b) < 0.15 for _, b in boxes):
-                    xs.append(_crop(img, nb))
+                    xs.append(_crop(img, nb, st))
                     ys.append(NONE)
             for _ in range(card_negatives if boxes else 0):
                 _, b = boxes[rng.integers(len(boxes))]
@@ -87,7 +101,7 @@ def collect(dirs: list[Path], split: str, rng: np.random.Generator, negatives: i
                 s = rng.uniform(0.8, 1.5)
                 nb = (cx - bw * s / 2, cy - bh * s / 2, cx + bw * s / 2, cy + bh * s / 2)
                 if 0 <= cx < w and 0 <= cy < h and all(iou(nb, ob) < 0.1 for _, ob in boxes):
-                    xs.append(_crop(img, nb))
+                    xs.append(_crop(img, nb, st))
                     ys.append(NONE)
     if not xs:
         return np.zeros((0, CFG["size"], CFG["size"], 3), np.uint8), np.zeros(0, np.int64)
@@ -111,6 +125,7 @@ def mine(dirs: list[Path], split: str, weights: str, imgsz: int = 480, box_conf:
                 continue
             h, w = img.shape[:2]
             boxes = [(c, b) for c, b in read_boxes(d / "labels" / split / (img_path.stem + ".txt"), w, h) if c != 40]
+            st = _stretch(img, boxes, d)
             cands = sorted(yolo.corners(img, imgsz, box_conf), key=lambda c: -c[1])[:per_image]
             for _, _, cb, *_ in cands:
                 best, cls = 0.0, None
@@ -119,10 +134,10 @@ def mine(dirs: list[Path], split: str, weights: str, imgsz: int = 480, box_conf:
                     if o > best:
                         best, cls = o, c
                 if best >= 0.5:
-                    xs.append(_crop(img, cb))
+                    xs.append(_crop(img, cb, st))
                     ys.append(cls)
                 elif best < 0.2:
-                    xs.append(_crop(img, cb))
+                    xs.append(_crop(img, cb, st))
                     ys.append(NONE)
     if not xs:
         return np.zeros((0, CFG["size"], CFG["size"], 3), np.uint8), np.zeros(0, np.int64)
@@ -186,7 +201,7 @@ def export_onnx(model, path: Path, cfg: dict | None = None) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    global LOWRES, ROT90
+    global LOWRES, ROT90, UNSQUASH
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", action="append", required=True)
     ap.add_argument("--epochs", type=int, default=8)
@@ -213,12 +228,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--aux", type=float, default=0.0,
                     help="weight of the auxiliary suit and rank losses (training only: heads on the pooled features)")
     ap.add_argument("--rot90", type=float, default=ROT90, help="share of crops turned by a random quarter turn")
+    ap.add_argument("--unsquash", action="append", default=[], metavar="DIR",
+                    help="crop this --data folder's photos squashed across stretched back, as the detector reads "
+                         "them (Detector.aspect; real photos: their labels' boxes say it as the localiser's would)")
     args = ap.parse_args(argv)
     CFG.clear()
     CFG.update(CONFIGS[args.arch])
     if args.margin is not None:
         CFG["margin"] = args.margin
-    LOWRES, ROT90 = args.lowres, args.rot90
+    LOWRES, ROT90, UNSQUASH = args.lowres, args.rot90, {Path(d) for d in args.unsquash}
     import torch
 
     torch.manual_seed(args.seed)

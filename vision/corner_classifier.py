@@ -45,24 +45,29 @@ V3 = {"arch": "v3", "size": 64, "margin": 0.2, "square": True, "tta": False}
 CONFIGS = {"v1": V1, "v2": V2, "v3": V3}
 
 
-def crop(img: np.ndarray, box, size: int = SIZE, margin: float = MARGIN, square: bool = False) -> np.ndarray:
-    """The classifier's input crop of `box` (x1, y1, x2, y2) from a BGR image: size×size×3 uint8."""
+def crop(img: np.ndarray, box, size: int = SIZE, margin: float = MARGIN, square: bool = False,
+         stretch: tuple[float, float] = (1.0, 1.0)) -> np.ndarray:
+    """The classifier's input crop of `box` (x1, y1, x2, y2) from a BGR image: size×size×3 uint8.
+    `stretch` (sx, sy): read the picture as if it were stretched by sx across and sy down first (square crops
+    only): a frame squashed on its way to us (a 16:9 webcam frame saved as a 640×640 photo) is read with its
+    cards' own proportions (`Detector.aspect`, `vision.detector.squash_stretch`)."""
     import cv2
 
     h, w = img.shape[:2]
     x1, y1, x2, y2 = (float(v) for v in box)
     if square:
-        side = max(x2 - x1, y2 - y1, 2.0) * (1 + 2 * margin)
+        sx, sy = (float(v) for v in stretch)
+        side = max((x2 - x1) * sx, (y2 - y1) * sy, 2.0) * (1 + 2 * margin)  # in the stretched picture
         cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
-        a, b = int(np.floor(cx - side / 2)), int(np.floor(cy - side / 2))
-        c, d = a + int(np.ceil(side)), b + int(np.ceil(side))
+        a, b = int(np.floor(cx - side / sx / 2)), int(np.floor(cy - side / sy / 2))
+        c, d = a + max(1, int(np.ceil(side / sx))), b + max(1, int(np.ceil(side / sy)))
         if c <= 0 or d <= 0 or a >= w or b >= h:
             return np.zeros((size, size, 3), np.uint8)
         region = img[max(0, b):min(h, d), max(0, a):min(w, c)]
         pads = (max(0, -b), max(0, d - h), max(0, -a), max(0, c - w))
         if any(pads):
             region = cv2.copyMakeBorder(region, *pads, cv2.BORDER_REPLICATE)
-        n = region.shape[0]
+        n = min(region.shape[:2])
         return cv2.resize(region, (size, size), interpolation=cv2.INTER_AREA if n > size else cv2.INTER_LINEAR)
     mx, my = (x2 - x1) * margin, (y2 - y1) * margin
     a, b = int(max(0, np.floor(x1 - mx))), int(max(0, np.floor(y1 - my)))
@@ -158,9 +163,11 @@ class CornerClassifier:
         with torch.no_grad():
             return self.model(torch.from_numpy(x)).numpy()
 
-    def crops(self, img: np.ndarray, boxes) -> list[np.ndarray]:
+    def crops(self, img: np.ndarray, boxes, stretch: tuple[float, float] = (1.0, 1.0)) -> list[np.ndarray]:
+        """The input crops of `boxes`, the picture read as if stretched by `stretch` (across, down) first (`crop`;
+        square crops only)."""
         c = self.config
-        return [crop(img, b, c["size"], c["margin"], c["square"]) for b in boxes]
+        return [crop(img, b, c["size"], c["margin"], c["square"], stretch) for b in boxes]
 
     def view_boxes(self, boxes, views: list | None = None) -> list[list]:
         """The boxes read for each view of `views` (default: the config's `views`, else the box itself): (dx, dy,
@@ -179,14 +186,15 @@ class CornerClassifier:
             out.append(vb)
         return out
 
-    def probabilities(self, img: np.ndarray, boxes, tta: bool | None = None, views: list | None = None) -> np.ndarray:
+    def probabilities(self, img: np.ndarray, boxes, tta: bool | None = None, views: list | None = None,
+                      stretch: tuple[float, float] = (1.0, 1.0)) -> np.ndarray:
         """(len(boxes), 56) class probabilities.  With `tta` (default: the model's config), the
         crop turned 180° is read too and the probabilities averaged (a card's two indices are
         180° turns of each other, so both orientations are in the training data); with `tta="r4"`
         the crop is read at all four quarter turns (`_quarter_turns`).  `views`: other framings than the
-        config's (`view_boxes`)."""
+        config's (`view_boxes`).  `stretch`: the picture read as if stretched so first (`crop`, `Detector.aspect`)."""
         tta = self.config.get("tta", TTA) if tta is None else tta
-        crops = [c for vb in self.view_boxes(boxes, views) for c in self.crops(img, vb)]
+        crops = [c for vb in self.view_boxes(boxes, views) for c in self.crops(img, vb, stretch)]
         if tta == "r4":  # every quarter turn: an index on a fanned or sideways card is read upright once
             return self._quarter_turns(crops, len(boxes), self.config.get("tta_below"),
                                        tuple(self.config.get("tta_turns", (1, 2, 3))))

@@ -94,6 +94,21 @@ STRADDLE_ROOM = 0.8  # ... when they lie too close for an index between them (`_
 
 JOKER_CLASSES = {"BLACK JOKER", "RED JOKER", "JK", "JOKER"}
 
+# A photo may reach us squashed across: a 16:9 webcam frame saved as a 640×640 square (how photo datasets are often
+# exported) makes every corner index narrower than the card's own, and the classifier reads such squashed clubs as
+# spades (models/MODEL.md, "Round thirteen").  A camera looking down sees most indices upright or upside down, and an
+# upright index box is about 0.6 as wide as tall (log -0.45).  The tallest tenth of a frame's boxes (log width/height)
+# lay between -0.81 and +0.21 in every unsquashed set measured (rendered validation and held-out tables, phone
+# photos), and between -1.15 and -0.65 on 16:9 webcam frames saved square, most under -0.85.  With `Detector.aspect` "auto", in a square frame with at least `ASPECT_MIN_BOXES`
+# boxes from localiser score `ASPECT_SCORE`, when the tallest tenth (log width/height) lies under `ASPECT_TALL` the
+# classifier reads the crops stretched back across by exp(`INDEX_LOG_ASPECT` − that), at most `ASPECT_MAX`.  A
+# frame that is not square (a camera's own 16:9 or 4:3) is read as it comes.
+INDEX_LOG_ASPECT = -0.45
+ASPECT_TALL = -0.85
+ASPECT_SCORE = 0.3
+ASPECT_MIN_BOXES = 5
+ASPECT_MAX = 16 / 9
+
 
 def default_weights_path(backend: str = "auto") -> Path:
     """The shipped weights (env RUMMY_MODEL overrides): models/cards-yolo.onnx or .pt."""
@@ -380,10 +395,18 @@ class Detector:
             return []
         # a table read at its own size frames the crops as chosen for it (the classifier's "table_views")
         views = self.classifier.config.get("table_views") if self.table_imgsz is not None else None
-        probs = self.classifier.probabilities(frame_bgr, [c[2] for c in boxes], views=views)
+        probs = self.classifier.probabilities(frame_bgr, [c[2] for c in boxes], views=views,
+                                              stretch=self.stretch_for(frame_bgr, boxes))
         k = probs.argmax(1)
         return [((CLASSIFIER_CLASSES[int(i)], float(probs[j, i]), c[2], probs[j, :-1]), float(c[1]))
                 for j, (i, c) in enumerate(zip(k, boxes, strict=True))]
+
+    def stretch_for(self, frame_bgr: np.ndarray, boxes: list[Corner]) -> tuple[float, float]:
+        """The stretch (across, down) the classifier reads this frame with: `aspect` when given (None: as it
+        comes), else ("auto") from the shape of the localiser's boxes, see `INDEX_LOG_ASPECT`."""
+        if self.aspect != "auto":
+            return (1.0, 1.0) if self.aspect is None else (float(self.aspect[0]), float(self.aspect[1]))
+        return (squash_stretch(frame_bgr.shape, [c[2] for c in boxes if c[1] >= ASPECT_SCORE]), 1.0)
 
     def input_size(self, shape: tuple[int, ...]) -> int:
         """The localiser's input size for a frame of this shape: `imgsz`, or with `table_imgsz` the frame's own
@@ -430,6 +453,9 @@ class Detector:
     # spread discard pile an index half covered by the next card is small too (Rummy 500 hand 1 lost a discard
     # and 25 of its 107 events with it on; docs/PIPELINE.md)
     small_ratio: float = SMALL_RATIO
+    # how the picture is stretched before its indices are read: "auto" (a square frame squashed across is read
+    # stretched back, `INDEX_LOG_ASPECT`), None (as it comes) or (across, down)
+    aspect: str | tuple[float, float] | None = "auto"
 
     def detect(self, frame_bgr: np.ndarray, decks: int | None | str = "table") -> list[CardDetection]:
         """One CardDetection per physical card (see `merge_corners`), the same card at most `decks` times
@@ -461,6 +487,18 @@ class Detector:
 # ------------------------------------------------------------------ what the table guarantees
 
 UNLIMITED = {"BACK", "JK"}  # face-down cards and jokers may appear any number of times
+
+
+def squash_stretch(shape: tuple[int, ...], boxes: list[Box]) -> float:
+    """How much a frame of `shape` whose corner indices the localiser boxed as `boxes` was squashed across (1.0: not,
+    or not known): see `INDEX_LOG_ASPECT`."""
+    if shape[0] != shape[1] or len(boxes) < ASPECT_MIN_BOXES:
+        return 1.0
+    logs = [np.log(max(b[2] - b[0], 1e-3) / max(b[3] - b[1], 1e-3)) for b in boxes]
+    tall = float(np.percentile(logs, 10))
+    if tall >= ASPECT_TALL:
+        return 1.0
+    return float(min(ASPECT_MAX, np.exp(INDEX_LOG_ASPECT - tall)))
 
 
 def typical_index_size(corners) -> float | None:

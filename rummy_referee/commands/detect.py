@@ -1,5 +1,7 @@
 """`rummy-referee detect IMAGE... [--json] [--model PATH] [--backend auto|torch|onnx] [--conf X] [--decks N]
-[--deck DECK]` (`--deck`: a deck taught by `enrol`, see vision/enrol/profile.py).
+[--deck DECK] [--aspect auto|none]` (`--deck`: a deck taught by `enrol`, see vision/enrol/profile.py; `--aspect`:
+"auto", the default, reads a square photo squashed across, such as a 16:9 webcam frame saved as 640×640, stretched
+back, "none" reads every photo as it comes: `Detector.aspect`).
 
 Prints, per image, the cards face up on it (contract: shared/contracts/game-log.md, "Detecting
 cards in a photo").  With --json, a JSON list with one object per image:
@@ -18,7 +20,8 @@ from vision.images import read_image
 
 
 def run_detect(images: list[str], model: str | None = None, backend: str = "auto",
-               conf: float | None = None, decks: int = 1, deck: str | None = None) -> tuple[list[dict], int]:
+               conf: float | None = None, decks: int = 1, deck: str | None = None,
+               aspect: str = "auto") -> tuple[list[dict], int]:
     """Detect cards in each image; returns (contract entries, exit status)."""
     from vision.detector import Detector
 
@@ -26,6 +29,7 @@ def run_detect(images: list[str], model: str | None = None, backend: str = "auto
     if deck is not None:  # a bad deck is an error before any photo is read
         detector = Detector(weights=model, backend=backend, conf=conf, deck=deck)
         detector.decks = decks
+        detector.aspect = None if aspect == "none" else "auto"
     results, status = [], 0
     for path in images:
         img, err = read_image(path)
@@ -36,6 +40,7 @@ def run_detect(images: list[str], model: str | None = None, backend: str = "auto
         if detector is None:
             detector = Detector(weights=model, backend=backend, conf=conf)
             detector.decks = decks
+            detector.aspect = None if aspect == "none" else "auto"
         h, w = img.shape[:2]
         cards = [d.to_json() for d in detector.detect(img)]
         results.append({"image": path, "width": int(w), "height": int(h), "cards": cards})
@@ -60,7 +65,7 @@ def cli_detect(args) -> int:
         results, status = run_detect(list(args.images), model=getattr(args, "model", None),
                                      backend=getattr(args, "backend", "auto") or "auto",
                                      conf=getattr(args, "conf", None), decks=getattr(args, "decks", 1) or 1,
-                                     deck=getattr(args, "deck", None))
+                                     deck=getattr(args, "deck", None), aspect=getattr(args, "aspect", "auto") or "auto")
     except (FileNotFoundError, ValueError) as e:
         print(one_line(f"rummy-referee detect: {e}"), file=sys.stderr)
         return 2
