@@ -233,9 +233,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--md", default=None)
     ap.add_argument("--out", default=None)
     ap.add_argument("--per-card-md", default=None, help="also write the per-card confusion table here")
+    ap.add_argument("--aspect", choices=["auto", "none"], default="auto", help="Detector.aspect (none: as it comes)")
     args = ap.parse_args(argv)
     offline_ultralytics()
-    from vision.detector import DEFAULT_CONF, Detector
+    from vision.detector import Detector
 
     images, lab_dir = images_of(Path(args.data), args.split)
     img_dir = images[0].parent if images else Path(args.data)
@@ -244,7 +245,8 @@ def main(argv: list[str] | None = None) -> int:
         classifier = ROOT / "models" / ("cards-cls.onnx" if args.backend == "onnx" else "cards-cls.pt")
     model = args.model or ROOT / "models" / ("cards-yolo.onnx" if args.backend == "onnx" else "cards-yolo.pt")
     det = Detector(model, backend=args.backend, imgsz=args.imgsz, classifier=classifier or None)
-    conf = DEFAULT_CONF if args.conf is None else args.conf
+    det.aspect = None if args.aspect == "none" else "auto"
+    conf = det.conf if args.conf is None else args.conf  # the threshold stored with the classifier
     res = analyse(det, images, lab_dir, conf)
     res.update({"model": str(model), "classifier": str(classifier), "data": str(img_dir), "conf": conf,
                 "imgsz": det.imgsz})
