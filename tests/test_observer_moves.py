@@ -420,6 +420,34 @@ def test_a_deep_pickup_whose_top_card_is_discarded_again_in_rummy500():
                               {"type": "discard", "player": "Ben", "card": "KH"}]
 
 
+def test_a_deep_pickup_seen_whole_stays_taken_when_a_card_under_the_one_discarded_back_is_hidden_in_rummy500():
+    """Rummy 500 hand 2 of the model's evaluation (stop 44): the 9H lay unseen under the 9C since the 9C was
+    discarded on it.  Cleo took the pile down to the 9H (the camera saw the pile down to the card under it), laid
+    8H 9H 10H with the 9H's index hidden, and discarded the 9C back.  Read then, the pile "5C 9C" showed only the
+    10H taken and the 9C as no discard; the turn waited, the next discard was taken for hers, and the hand lost 30
+    of its 91 events.  The pickup seen whole stays taken: the 9C back on top is her discard, and the meld's unseen
+    card is the deep one."""
+    P = ["Ana", "Ben"]
+    o = Observer(Match({"type": "match", "rules": "rummy500", "players": P}), "Ana")
+    o.observe(snap(P, ["5C"]))
+    o.observe(snap(P, ["5C", "9H"]))  # Ben: the 9H
+    o.observe(snap(P, ["5C", "9C"]))  # Ana: the 9C, on the 9H, whose index the camera no longer sees
+    o.observe(snap(P, ["5C", "9C", "6D"]))  # Ben: the 6D
+    o.observe(snap(P, ["5C", "9C", "6D", "10H"]))  # Ana: the 10H
+    assert o.referee.public_state()["current"]["discard"] == ["5C", "9H", "9C", "6D", "10H"]
+    # Ben takes the pile down to the 9H, lays out 8H 9H 10H (the 9H under the others), and discards the 9C back
+    assert o.observe(snap(P, ["5C"])) == []
+    assert o.observe(snap(P, ["5C"], Ben=[["10H", "8H"]])) == []
+    out = o.observe(snap(P, ["5C", "9C"], Ben=[["10H", "8H"]]))
+    assert out[0]["event"] == {"type": "draw", "player": "Ben", "from": "discard", "card": "9H"}
+    [p] = o.pending()
+    assert p["event"] == {"type": "meld", "player": "Ben", "cards": ["10H", "8H", "9H"]}
+    assert o.confirm(p["id"])["ok"]
+    o.observe(snap(P, ["5C", "9C"], Ben=[["10H", "8H"]]))
+    assert events(o)[-1] == {"type": "discard", "player": "Ben", "card": "9C"}
+    assert o.referee.public_state()["current"]["discard"] == ["5C", "9C"]
+
+
 def test_a_deep_pickup_whose_middle_card_is_discarded_again_in_rummy500():
     """Rummy 500 hand 0 of the model's evaluation (stop 28): the player takes the pile down to a card, melds it
     with the card that was on top, and discards a card taken between them before the camera saw the pile again.

@@ -152,6 +152,8 @@ class Observer:
         self._cleared = True  # the table was seen empty since the last hand ended
         self._turn_key = None
         self._top_taken = False
+        # (turn, cards): the deepest pickup seen this turn, the pile seen down to the card under it (`_turn_candidate`)
+        self._deep_taken: tuple = (None, [])
         # (hand, player, card): the first new card seen on top of a spread pile this turn (`_spread_discard`)
         self._turn_top: tuple | None = None
         self._last: TableSnapshot | None = None  # the last snapshot, cards renamed as the players corrected
@@ -665,6 +667,8 @@ class Observer:
             taken = max(taken, self._taken_under_top(pile, snap, player), key=len)
         elif phase == Phase.DRAW and top is not None:
             taken = self._taken_under_top(pile, snap, player)
+        if phase == Phase.DRAW and top is not None:
+            taken = self._seen_deep(taken, snap, (cur.get("number"), player, len(pile), len(melds)))
         # the cards the referee has on the table; the top discard (or, deep, several) may have gone into a meld
         known, meld_ids, sizes = self._table_known(cur)
         known -= Counter(taken)
@@ -1131,6 +1135,21 @@ class Observer:
         if first in {a for a, _p in snap.alternatives.get(x, ())} or x in {a for a, _p in snap.alternatives.get(first, ())}:
             return new_discards
         return [first]
+
+    def _seen_deep(self, taken: list[str], snap: TableSnapshot, turn: tuple) -> list[str]:
+        """A deep pickup seen this turn stays taken when one of its cards comes back on top of the pile: the
+        player discarded it.  Read now, the pile may not show the pickup whole any more: a card under the one
+        discarded back is hidden by it (Rummy 500 hand 2: Cleo took the pile down to 9H, laid 8H 9H 10H and
+        discarded the 9C back on the 10D; the 9H had lain unseen under the 9C since it was discarded, so "10D 9C"
+        read as only the 10H taken, the 9C as no discard, and the hand lost 30 of its 91 events)."""
+        if len(taken) > 1:
+            if self._deep_taken[0] != turn or len(taken) > len(self._deep_taken[1]):
+                self._deep_taken = (turn, list(taken))
+            return taken
+        if self._deep_taken[0] != turn or len(self._deep_taken[1]) <= len(taken) or not snap.discard:
+            return taken
+        back = [c for c in self._deep_taken[1] if c in snap.discard]
+        return list(self._deep_taken[1]) if back == [snap.discard[-1]] else taken
 
     def _taken_from_pile(self, pile: list[str], seen: tuple[str, ...]) -> list[str]:
         """The cards off the top of the pile that are no longer there (deepest first): the top card, or where
