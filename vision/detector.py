@@ -406,6 +406,8 @@ class Detector:
         comes), else ("auto") from the shape of the localiser's boxes, see `INDEX_LOG_ASPECT`."""
         if self.aspect != "auto":
             return (1.0, 1.0) if self.aspect is None else (float(self.aspect[0]), float(self.aspect[1]))
+        if frame_bgr.shape[0] != frame_bgr.shape[1]:
+            return (1.0, 1.0)  # a camera's own frame (every table frame): nothing more to look at
         return (squash_stretch(frame_bgr.shape, [c[2] for c in boxes if c[1] >= ASPECT_SCORE]), 1.0)
 
     def input_size(self, shape: tuple[int, ...]) -> int:

@@ -659,6 +659,7 @@ class Observer:
         pile = [_physical(c) for c in cur.get("discard") or []]
         melds = cur.get("melds") or []
         top = pile[-1] if pile else None
+        turn_key = (cur.get("number"), player, len(pile), len(melds))  # this turn, until a play of it is applied
         taken: list[str] = []  # pile cards that may have been taken this turn, deepest first
         if phase == Phase.DRAW and top is not None and top not in snap.discard:
             taken = self._taken_from_pile(pile, snap.discard)
@@ -668,7 +669,7 @@ class Observer:
         elif phase == Phase.DRAW and top is not None:
             taken = self._taken_under_top(pile, snap, player)
         if phase == Phase.DRAW and top is not None:
-            taken = self._seen_deep(taken, snap, (cur.get("number"), player, len(pile), len(melds)))
+            taken = self._seen_deep(taken, snap, turn_key)
         # the cards the referee has on the table; the top discard (or, deep, several) may have gone into a meld
         known, meld_ids, sizes = self._table_known(cur)
         known -= Counter(taken)
@@ -682,9 +683,8 @@ class Observer:
         new_discards = self._spread_discard(snap, cur, player, new_discards, known)
 
         if phase == Phase.DRAW:
-            key = (cur.get("number"), player, len(pile), len(melds))
-            if key != self._turn_key:
-                self._turn_key, self._top_taken = key, False
+            if turn_key != self._turn_key:
+                self._turn_key, self._top_taken = turn_key, False
             if top is not None:
                 if top in snap.discard:
                     self._top_taken = False
@@ -754,7 +754,6 @@ class Observer:
                     plays.append(_Candidate(dict(ev, meld=fit[0]), 1.0, "", tuple(new)))
                 elif fit:
                     plays.append(self._ambiguous_layoff(ev, fit, new))
-        turn_key = (cur.get("number"), player, len(pile), len(melds))
         plays = [self._declare_joker(c, turn_key) for c in plays]
         plays = [self._complete(snap, c, known) for c in plays]
         plays = [self._gap_meld(snap, c, known) for c in plays]

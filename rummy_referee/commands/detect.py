@@ -25,11 +25,13 @@ def run_detect(images: list[str], model: str | None = None, backend: str = "auto
     """Detect cards in each image; returns (contract entries, exit status)."""
     from vision.detector import Detector
 
-    detector = None
-    if deck is not None:  # a bad deck is an error before any photo is read
-        detector = Detector(weights=model, backend=backend, conf=conf, deck=deck)
-        detector.decks = decks
-        detector.aspect = None if aspect == "none" else "auto"
+    def make(taught: str | None = None) -> Detector:
+        det = Detector(weights=model, backend=backend, conf=conf, deck=taught)
+        det.decks = decks
+        det.aspect = None if aspect == "none" else "auto"
+        return det
+
+    detector = make(deck) if deck is not None else None  # a bad deck is an error before any photo is read
     results, status = [], 0
     for path in images:
         img, err = read_image(path)
@@ -38,9 +40,7 @@ def run_detect(images: list[str], model: str | None = None, backend: str = "auto
             status = 1
             continue
         if detector is None:
-            detector = Detector(weights=model, backend=backend, conf=conf)
-            detector.decks = decks
-            detector.aspect = None if aspect == "none" else "auto"
+            detector = make()
         h, w = img.shape[:2]
         cards = [d.to_json() for d in detector.detect(img)]
         results.append({"image": path, "width": int(w), "height": int(h), "cards": cards})
