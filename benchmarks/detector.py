@@ -4,6 +4,8 @@
     .venv/bin/python benchmarks/detector.py --config old=models/cards-yolo.onnx,models/cards-cls.onnx,480 \
         --config new=runs/new.onnx,runs/cls.onnx,416        # any configurations, ONNX or torch, side by side
     .venv/bin/python benchmarks/detector.py --deck DECK     # the shipped detector without and with a taught deck
+    .venv/bin/python benchmarks/detector.py --backend onnx  # the product's backend alone (the speed goal's figure)
+    .venv/bin/python benchmarks/detector.py --backend onnx --spinning   # as the sessions were built until 2026-12-07
 
 Model load is excluded; each backend runs the same frames (synthetic table scenes rendered
 with vision.synth at 1280×720, procedural decks only; with --deck, in that deck's own cards) through `Detector.detect` (inference +
@@ -117,7 +119,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frames-deck", choices=["taught", "procedural"], default="taught",
                     help="with --deck: draw the frames in the taught deck's own cards (the table it is taught for; "
                          "default) or in the procedural decks")
+    ap.add_argument("--backend", choices=["both", "onnx", "torch"], default="both",
+                    help="time the shipped detector's ONNX backend (the product's) or torch backend alone, in this "
+                         "process: beside torch, torch's idle OpenMP workers take some of the cores from ONNX Runtime "
+                         "(default: both, side by side)")
+    ap.add_argument("--spinning", action="store_true",
+                    help="build the ONNX sessions with workers that spin after each run (ONNX Runtime's default, "
+                         "the detector's sessions until 2026-12-07; vision/onnx_session.py)")
     args = ap.parse_args(argv)
+    if args.spinning:
+        import vision.onnx_session
+
+        vision.onnx_session.SPINNING = "1"
     configs = {}
     if args.deck:
         configs = {"general": {"backend": "onnx"}, "with --deck": {"backend": "onnx", "deck": args.deck}}
@@ -141,15 +154,18 @@ def main(argv: list[str] | None = None) -> int:
         pass
     design = taught_deck_design(args.deck) if args.deck and args.frames_deck == "taught" else None
     imgs = frames(args.frames, decks=[design] if design else None)
-    results = bench(["torch", "onnx"], imgs, args.warmup, args.imgsz, {"torch": args.pt, "onnx": args.onnx},
+    backends = ["torch", "onnx"] if args.backend == "both" else [args.backend]
+    results = bench(backends, imgs, args.warmup, args.imgsz, {"torch": args.pt, "onnx": args.onnx},
                     configs or None)
     fastest = min(results, key=lambda r: r["p50_ms"])["backend"]
+    machine["onnx_spinning"] = bool(args.spinning)
     report = {"machine": machine, "frame": "1280x720", "frames": len(imgs), "frames_deck": design or "procedural",
               "results": results, "fastest": fastest}
     if args.json:
         print(json.dumps(report, indent=1))
     else:
-        print(f"machine: {machine['cpu']}, {machine['cores']} cores, torch threads {machine['torch_threads']}")
+        print(f"machine: {machine['cpu']}, {machine['cores']} cores, torch threads {machine['torch_threads']}, "
+              f"ONNX Runtime workers {'spinning' if args.spinning else 'not spinning'}")
         print(f"frames: {len(imgs)} x 1280x720 in {design or 'the procedural decks'} (model load excluded); "
               f"load average at the end "
               f"{os.getloadavg()[0]:.2f}")

@@ -182,3 +182,12 @@ def test_detect_command_reads_as_it_comes_with_aspect_none(detector):
             assert status == 0 and [c["card"] for c in results[0]["cards"]] == [d.card for d in detector.detect(img)]
         finally:
             detector.aspect = "auto"
+
+
+def test_both_networks_run_in_sessions_whose_workers_do_not_spin(detector):
+    """The localiser's and the classifier's ONNX Runtime sessions sleep their workers after each run: spinning
+    workers of one took the 2 cores from the other (p50 49 → 32 ms per frame, vision/onnx_session.py)."""
+    key = "session.intra_op.allow_spinning"
+    onnx = detector if detector.backend == "onnx" else Detector(backend="onnx")
+    sessions = [onnx._impl.session, onnx.classifier.session]
+    assert [s.get_session_options().get_session_config_entry(key) for s in sessions] == ["0", "0"]

@@ -143,9 +143,9 @@ class CornerClassifier:
         path = Path(path)
         self.backend = backend
         if backend == "onnx":
-            import onnxruntime as ort
+            from .onnx_session import cpu_session
 
-            self.session = ort.InferenceSession(str(path.with_suffix(".onnx")), providers=["CPUExecutionProvider"])
+            self.session = cpu_session(path.with_suffix(".onnx"))  # workers that do not spin, as the localiser's
             self.input = self.session.get_inputs()[0].name
             meta = self.session.get_modelmeta().custom_metadata_map
             self.config = dict(json.loads(meta["crop_config"])) if "crop_config" in meta else dict(V1)

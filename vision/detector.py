@@ -247,13 +247,9 @@ def _decode_raw(out: np.ndarray, names: list[str], shape: tuple[int, int], r: fl
 
 class _OnnxBackend:
     def __init__(self, path: Path, threads: int | None = None):
-        import onnxruntime as ort
+        from .onnx_session import cpu_session
 
-        opts = ort.SessionOptions()
-        if threads:
-            opts.intra_op_num_threads = threads
-        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        self.session = cpu_session(path, threads)  # workers that do not spin (vision/onnx_session.py)
         self.input = self.session.get_inputs()[0]
         meta = self.session.get_modelmeta().custom_metadata_map
         names = ast.literal_eval(meta["names"]) if "names" in meta else {}
