@@ -806,3 +806,30 @@ def test_a_card_the_players_renamed_is_another_card_when_its_old_name_comes_agai
     assert events(o)[-3:] == [{"type": "draw", "player": "Ana", "from": "stock"},
                               {"type": "lay_off", "player": "Ana", "cards": ["AS"], "meld": 1},
                               {"type": "discard", "player": "Ana", "card": "QD"}]
+
+
+def test_a_card_misread_on_one_look_and_laid_off_turns_later_is_that_turns_lay_off():
+    """Basic hand 0 (stop 45): Ana's AH was read 4H on one look during Ben's turn.  Two turns later Ben laid off
+    the real 4H on her AH 2H 3H; the 4H counted as a card left on the meld by an earlier turn (it "came" on that
+    one look), the lay-off was lost, and Ana's 5H after it was refused.  A card seen on a single look and then on
+    none of the next few was a misread there: it comes when it is seen again."""
+    P = ["Ana", "Ben"]
+    o = Observer(Match({"type": "match", "rules": "basic", "players": P}), "Ana", patience=2)  # as the pipeline
+    ben = [["6S", "6D", "6C"]]
+    o.observe(snap(P, ["9C"]))
+    o.observe(snap(P, ["9C", "KS"], Ben=ben))  # Ben melds and discards
+    o.observe(snap(P, ["9C", "KS", "KC"], Ana=[["AH", "2H", "3H"]], Ben=ben))  # Ana melds and discards
+    # one look: the AH read 4H, not surely (the observer waits)
+    o.observe(TableSnapshot(discard=("9C", "KS", "KC"), players={
+        "Ana": (Group(("4H", "2H", "3H"), (0, 0, 1, 1)),), "Ben": (Group(tuple(ben[0]), (0, 0, 1, 1)),)},
+        backs={}, confidence={"4H": 0.55}, alternatives={"4H": (("AH", 0.4),)}))
+    assert events(o)[-1] == {"type": "discard", "player": "Ana", "card": "KC"}
+    o.observe(snap(P, ["9C", "KS", "KC", "QC"], Ana=[["AH", "2H", "3H"]], Ben=ben))  # Ben discards
+    o.observe(snap(P, ["9C", "KS", "KC", "QC", "10C"], Ana=[["AH", "2H", "3H"]], Ben=ben))  # Ana discards
+    assert events(o)[-1] == {"type": "discard", "player": "Ana", "card": "10C"}
+    # Ben lays off the 4H on Ana's run; it hides her 3H's index by the time he discards
+    o.observe(snap(P, ["9C", "KS", "KC", "QC", "10C"], Ana=[["AH", "2H", "3H", "4H"]], Ben=ben))
+    o.observe(snap(P, ["9C", "KS", "KC", "QC", "10C", "10S"], Ana=[["AH", "2H", "4H"]], Ben=ben))
+    assert events(o)[-3:] == [{"type": "draw", "player": "Ben", "from": "stock"},
+                              {"type": "lay_off", "player": "Ben", "cards": ["4H"], "meld": 2},
+                              {"type": "discard", "player": "Ben", "card": "10S"}]

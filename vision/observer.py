@@ -125,6 +125,9 @@ class Observer:
     # player's lay-off comes after their draw, seconds later (each snapshot holds at least `hold_frames`; a
     # still table looked at again while an event waits counts as a snapshot too)
     TURN_MARGIN = 3
+    # a card seen in a zone on one look only, then on none of the next this many looks or more, was a misread
+    # there (`_note_arrivals`): a card really laid is seen on look after look while the table is still
+    MISREAD_GONE = 2
 
     def __init__(self, referee: Referee, first_dealer: str, *, min_confidence: float = 0.75, auto_confirm: bool = False,
                  patience: int = 0):
@@ -169,6 +172,8 @@ class Observer:
         self._arrived: dict[str, int] = {}  # card -> the snapshot it first came in this hand (`_note_arrivals`)
         self._in_zone: dict[str, int] = {}  # card -> the snapshot it first lay in a player's zone this hand
         self._zone_last: dict[str, tuple[int, str]] = {}  # card -> (the last snapshot it lay in a zone, whose)
+        self._card_looks: dict[str, int] = {}  # card -> in how many snapshots it was seen on the table this hand
+        self._card_last_look: dict[str, int] = {}  # card -> the last snapshot it was seen in
         # the snapshot the last discard applied came in: a card new on a meld that came by then is an earlier
         # turn's, never a later player's lay-off (`_turn_candidate`)
         self._turn_from = 0
@@ -193,10 +198,24 @@ class Observer:
 
     def _note_arrivals(self, snap: TableSnapshot) -> None:
         """When each card came on the table this hand (the number of the snapshot it was first seen in; a card
-        that flickers keeps its first time): what came after a turn's discard is the next player's."""
+        that flickers keeps its first time): what came after a turn's discard is the next player's.  A card seen
+        in a zone on a single look, then nowhere for `MISREAD_GONE` looks or more, was another card's index
+        misread on that look: when it comes back, it comes then (basic hand 0: Ana's AH read 4H on one look during
+        Ben's turn; two turns later Ben laid off the real 4H on her AH 2H 3H, and the 4H counted as a card left by
+        an earlier turn, so the lay-off was lost, Ana's 5H after it was refused, and the hand ended wrong)."""
         self._snaps += 1
+        now = self._snaps
+        for groups in snap.players.values():
+            for g in groups:
+                for c in g.cards:
+                    if self._card_looks.get(c) == 1 and c in self._in_zone and \
+                            now - self._card_last_look.get(c, now) > self.MISREAD_GONE:
+                        for seen in (self._arrived, self._in_zone, self._zone_last, self._card_looks):
+                            seen.pop(c, None)
         for c in snap.table_cards():
-            self._arrived.setdefault(c, self._snaps)
+            self._arrived.setdefault(c, now)
+            self._card_looks[c] = self._card_looks.get(c, 0) + 1
+            self._card_last_look[c] = now
         for owner, groups in snap.players.items():
             for g in groups:
                 for c in g.cards:
@@ -274,7 +293,7 @@ class Observer:
             # does not hold (`_renamed`) is another one, which comes when it is first seen (the demo with the
             # round-six localiser: Cleo's AC read AS, corrected; Ana's real AS laid off on that meld two turns
             # later counted as a card "in the zone" since the misread, an earlier turn's, and was never asked)
-            for seen in (self._arrived, self._in_zone, self._zone_last):
+            for seen in (self._arrived, self._in_zone, self._zone_last, self._card_looks, self._card_last_look):
                 seen.pop(wrong, None)
             box = raw.boxes.get(wrong) if raw is not None else None
             if box is not None:
@@ -511,6 +530,8 @@ class Observer:
             self._arrived = {c: n for c, n in self._arrived.items() if c in visible}  # the deal's cards
             self._in_zone = {c: n for c, n in self._in_zone.items() if c in visible}
             self._zone_last = {c: v for c, v in self._zone_last.items() if c in visible}
+            self._card_looks = {c: n for c, n in self._card_looks.items() if c in visible}
+            self._card_last_look = {c: n for c, n in self._card_last_look.items() if c in visible}
         if cur is not None and (cur.get("awaiting_reveal") or cur.get("phase") == "reveal"):
             self._cleared = False
             return self._named(snap, self._reveal_candidate(snap, cur), cur)
