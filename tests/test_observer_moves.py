@@ -833,3 +833,25 @@ def test_a_card_misread_on_one_look_and_laid_off_turns_later_is_that_turns_lay_o
     assert events(o)[-3:] == [{"type": "draw", "player": "Ben", "from": "stock"},
                               {"type": "lay_off", "player": "Ben", "cards": ["4H"], "meld": 2},
                               {"type": "discard", "player": "Ben", "card": "10S"}]
+
+
+def test_a_card_laid_off_a_little_apart_from_the_meld_is_a_lay_off_on_it():
+    """Basic hand 1 (stop 45): Cleo laid the JC at the end of Ana's club run, a little apart, and the camera saw it
+    as a group of its own in Ana's zone, touching no meld: it was no play at all, and the JC stayed unexplained.
+    New cards alone in another player's zone that the rules accept on exactly one of that player's melds are a
+    lay-off on it (not in Rummy 500, where lay-offs lie in the zone of whoever lays them off)."""
+    P = ["Ana", "Ben"]
+    o = Observer(Match({"type": "match", "rules": "basic", "players": P}), "Ana", patience=2)
+    o.observe(snap(P, ["KS"]))
+    o.observe(snap(P, ["KS", "2H"]))  # Ben draws and discards
+    o.observe(snap(P, ["KS", "2H", "9D"], Ana=[["5C", "6C", "7C"]]))  # Ana melds and discards
+    assert events(o)[-2:] == [{"type": "meld", "player": "Ana", "cards": ["5C", "6C", "7C"]},
+                              {"type": "discard", "player": "Ana", "card": "9D"}]
+    # Ben lays the 8C beside Ana's run, a little apart, and discards
+    o.observe(snap(P, ["KS", "2H", "9D", "4S"], Ana=[["5C", "6C", "7C"], ["8C"]]))
+    assert events(o)[-3:] == [{"type": "draw", "player": "Ben", "from": "stock"},
+                              {"type": "lay_off", "player": "Ben", "cards": ["8C"], "meld": 1},
+                              {"type": "discard", "player": "Ben", "card": "4S"}]
+    # a card that fits none of that player's melds is no lay-off
+    o.observe(snap(P, ["KS", "2H", "9D", "4S", "3H"], Ana=[["5C", "6C", "7C", "8C"], ["QD"]]))
+    assert not any(e["type"] == "lay_off" and e["cards"] == ["QD"] for e in events(o))

@@ -765,6 +765,12 @@ class Observer:
             elif owner == player and len(new) >= 3:
                 plays.append(_Candidate({"type": "meld", "player": player, "cards": new}, 1.0, "", tuple(new),
                                         region=_box))
+            elif owner != player and not lay_in_own_zone and (
+                    beside := self._beside_meld(player, owner, new, melds)) is not None:
+                # new cards alone in another player's zone, on no meld: laid beside one of theirs, a little
+                # apart, and seen as a group of their own (basic hand 1: Cleo's JC at the end of Ana's club run)
+                plays.append(_Candidate({"type": "lay_off", "player": player, "cards": new, "meld": beside}, 1.0,
+                                        "", tuple(new)))
             elif owner == player and lay_in_own_zone:
                 # Rummy 500: a lay-off lies in the zone of the player who lays it off; fewer than three new
                 # cards may also be a meld being laid out, so only a lay-off the referee accepts counts, on the
@@ -978,6 +984,17 @@ class Observer:
                     return _Candidate(new_ev, min(cand.confidence, self.min_confidence / 2), reason, tuple(names),
                                       cand.follow, cand.turn, renames=((cards[i], a),), region=cand.region)
         return cand
+
+    def _beside_meld(self, player: str, owner: str, new: list[str], melds: list[dict]) -> int | None:
+        """The meld of `owner`'s that `new` (cards that came to `owner`'s zone after the last turn's discard,
+        touching no meld) is a lay-off on, where the rules put lay-offs on the meld itself (not Rummy 500's own
+        zone): the one meld of theirs the referee accepts them on; None when none or several do, or when a card
+        came by the last discard (an earlier turn's, unexplained)."""
+        if any(self._in_zone.get(c, self._snaps) <= self._turn_from for c in new):
+            return None
+        ev = {"type": "lay_off", "player": player, "cards": list(new)}
+        fit = [m["id"] for m in melds if m.get("owner") == owner and self._legal(dict(ev, meld=m["id"]))]
+        return fit[0] if len(fit) == 1 else None
 
     def _stood_in(self, snap: TableSnapshot, new: list[str], touched: set[int], melds: list[dict],
                   player: str, known: Counter) -> list[str]:
