@@ -174,6 +174,7 @@ class Observer:
         self._zone_last: dict[str, tuple[int, str]] = {}  # card -> (the last snapshot it lay in a zone, whose)
         self._card_looks: dict[str, int] = {}  # card -> in how many snapshots it was seen on the table this hand
         self._card_last_look: dict[str, int] = {}  # card -> the last snapshot it was seen in
+        self._card_first_box: dict[str, tuple] = {}  # card -> where it was first seen (its box), where known
         # the snapshot the last discard applied came in: a card new on a meld that came by then is an earlier
         # turn's, never a later player's lay-off (`_turn_candidate`)
         self._turn_from = 0
@@ -200,7 +201,8 @@ class Observer:
         """When each card came on the table this hand (the number of the snapshot it was first seen in; a card
         that flickers keeps its first time): what came after a turn's discard is the next player's.  A card seen
         in a zone on a single look, then nowhere for `MISREAD_GONE` looks or more, was another card's index
-        misread on that look: when it comes back, it comes then (basic hand 0: Ana's AH read 4H on one look during
+        misread on that look: when it comes back elsewhere, it comes then (classic hand 3, taught deck: the same
+        misread back where it was, a 5S's index read 9S again, is no new card) (basic hand 0: Ana's AH read 4H on one look during
         Ben's turn; two turns later Ben laid off the real 4H on her AH 2H 3H, and the 4H counted as a card left by
         an earlier turn, so the lay-off was lost, Ana's 5H after it was refused, and the hand ended wrong)."""
         self._snaps += 1
@@ -210,10 +212,16 @@ class Observer:
                 for c in g.cards:
                     if self._card_looks.get(c) == 1 and c in self._in_zone and \
                             now - self._card_last_look.get(c, now) > self.MISREAD_GONE:
-                        for seen in (self._arrived, self._in_zone, self._zone_last, self._card_looks):
+                        then, box = self._card_first_box.get(c), snap.boxes.get(c)
+                        if then is not None and box is not None and _same_place(box, then):
+                            continue  # the same misread again, where it was: that card keeps its time
+                        for seen in (self._arrived, self._in_zone, self._zone_last, self._card_looks,
+                                     self._card_first_box):
                             seen.pop(c, None)
         for c in snap.table_cards():
             self._arrived.setdefault(c, now)
+            if c not in self._card_first_box and c in snap.boxes:
+                self._card_first_box[c] = snap.boxes[c]
             self._card_looks[c] = self._card_looks.get(c, 0) + 1
             self._card_last_look[c] = now
         for owner, groups in snap.players.items():
@@ -293,7 +301,8 @@ class Observer:
             # does not hold (`_renamed`) is another one, which comes when it is first seen (the demo with the
             # round-six localiser: Cleo's AC read AS, corrected; Ana's real AS laid off on that meld two turns
             # later counted as a card "in the zone" since the misread, an earlier turn's, and was never asked)
-            for seen in (self._arrived, self._in_zone, self._zone_last, self._card_looks, self._card_last_look):
+            for seen in (self._arrived, self._in_zone, self._zone_last, self._card_looks, self._card_last_look,
+                         self._card_first_box):
                 seen.pop(wrong, None)
             box = raw.boxes.get(wrong) if raw is not None else None
             if box is not None:
@@ -532,6 +541,7 @@ class Observer:
             self._zone_last = {c: v for c, v in self._zone_last.items() if c in visible}
             self._card_looks = {c: n for c, n in self._card_looks.items() if c in visible}
             self._card_last_look = {c: n for c, n in self._card_last_look.items() if c in visible}
+            self._card_first_box = {c: b for c, b in self._card_first_box.items() if c in visible}
         if cur is not None and (cur.get("awaiting_reveal") or cur.get("phase") == "reveal"):
             self._cleared = False
             return self._named(snap, self._reveal_candidate(snap, cur), cur)
