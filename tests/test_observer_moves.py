@@ -855,3 +855,31 @@ def test_a_card_laid_off_a_little_apart_from_the_meld_is_a_lay_off_on_it():
     # a card that fits none of that player's melds is no lay-off
     o.observe(snap(P, ["KS", "2H", "9D", "4S", "3H"], Ana=[["5C", "6C", "7C", "8C"], ["QD"]]))
     assert not any(e["type"] == "lay_off" and e["cards"] == ["QD"] for e in events(o))
+
+
+def test_the_same_misread_back_where_it_was_is_no_new_card():
+    """Classic hand 3, taught deck (stop 45): the 5S of Ben's run was read 9S on one look, then, many looks later,
+    9S again in the same place. Taken for a new card (the one-look rule above), it made Ben's 8S lay-off "8S 9S",
+    answered No, and the 8S was lost. A one-look misread that comes back where it was keeps its time."""
+    P = ["Ana", "Ben"]
+    o = Observer(Match({"type": "match", "rules": "classic", "players": P}), "Ana", patience=2)
+    at = {"5S": (10, 10, 20, 30), "6S": (30, 10, 40, 30), "7S": (50, 10, 60, 30), "8S": (70, 10, 80, 30)}
+
+    def look(discard, run, sure=(), alt=None):
+        return TableSnapshot(discard=tuple(discard), players={"Ana": (), "Ben": (Group(tuple(run), (0, 0, 90, 40)),)},
+                             backs={}, confidence={c: 0.55 for c in run if c not in sure and c == "9S"},
+                             alternatives=alt or {}, boxes={c: at.get(c, at["5S"]) for c in run})
+
+    o.observe(snap(P, ["KS"]))
+    o.observe(look(["KS", "2C"], ["5S", "6S", "7S"]))  # Ben melds and discards
+    o.observe(look(["KS", "2C"], ["9S", "6S", "7S"], alt={"9S": (("5S", 0.4),)}))  # one look: the 5S read 9S
+    o.observe(look(["KS", "2C", "8C"], ["5S", "6S", "7S"]))  # Ana discards
+    o.observe(look(["KS", "2C", "8C", "4H"], ["5S", "6S", "7S"]))  # Ben discards
+    assert events(o)[-1] == {"type": "discard", "player": "Ben", "card": "4H"}
+    o.observe(look(["KS", "2C", "8C", "4H", "QD"], ["5S", "6S", "7S"]))  # Ana discards
+    # Ben lays off the 8S; on this look the 5S is read 9S again, where it was
+    o.observe(look(["KS", "2C", "8C", "4H", "QD"], ["9S", "6S", "7S", "8S"], alt={"9S": (("5S", 0.4),)}))
+    o.observe(look(["KS", "2C", "8C", "4H", "QD", "3H"], ["9S", "6S", "7S", "8S"], alt={"9S": (("5S", 0.4),)}))
+    assert {"type": "lay_off", "player": "Ben", "cards": ["8S"], "meld": 1} in events(o)
+    assert not any(e["type"] == "lay_off" and "9S" in e["cards"] for e in events(o))
+    assert not any("9S" in p["event"].get("cards", []) for p in o.pending())
