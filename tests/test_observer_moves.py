@@ -579,6 +579,7 @@ def test_a_refused_discard_first_seen_on_a_spread_pile_is_not_sent_again():
     R500-4) is reported once: the card first seen on top is not proposed again when a newer one covers it."""
     P = ["Ana", "Ben"]
     o = Observer(Match({"type": "match", "rules": "rummy500", "players": P}), "Ana", auto_confirm=True)
+    o.guess_unasked = False  # (with the guess, the meld 10C 10S and a third ten is applied and the QC accepted)
     o.observe(snap(P, ["5C"]))
     o.observe(snap(P, ["5C", "10C"]))  # Ben: the 10C
     o.observe(snap(P, ["5C", "10C", "QC"]))  # Ana: the QC
@@ -707,8 +708,8 @@ def test_a_lay_off_one_misread_card_makes_legal_is_asked_not_refused():
     """Basic hand 5 with the taught deck (stop 39): Ana laid 3C 2C on the run 4C..9C, read "AC 2C", sure of
     each card; the referee refused it and the hand never added up.  A lay-off no other reading of the vote makes
     legal, that one card named otherwise makes legal, is asked about with that name (its own suit first, then
-    the nearest rank); the answer renames the camera's card.  Where no one name fits, or offline (nobody to ask),
-    it is refused as before."""
+    the nearest rank); the answer renames the camera's card.  Where no one name fits it is refused as before;
+    offline (nobody to ask) the guess is applied, flagged uncertain."""
     P = ["Ana", "Ben"]
     run = ["4C", "5C", "6C", "7C", "8C", "9C"]
 
@@ -740,10 +741,17 @@ def test_a_lay_off_one_misread_card_makes_legal_is_asked_not_refused():
     out = table(o3, ["KH", "QD"])
     assert o3.pending() == [] and any(x["event"]["type"] == "lay_off" and not x["ok"] for x in out)
 
-    # offline (`track`: nobody to ask) the camera's reading is sent, and refused
+    # offline (`track`: nobody to ask) the guess is applied, flagged uncertain (`guess_unasked`, stop 46) ...
     o4 = Observer(Match({"type": "match", "rules": "basic", "players": P}), "Ana", auto_confirm=True)
     out = table(o4, ["AC", "2C"])
-    assert o4.pending() == [] and any(x["event"]["type"] == "lay_off" and not x["ok"] for x in out)
+    assert o4.pending() == []
+    [lay] = [x for x in out if x["event"]["type"] == "lay_off"]
+    assert lay["ok"] and lay["uncertain"] and lay["event"]["cards"] == ["3C", "2C"]
+    # ... and without it the camera's reading is sent, and refused
+    o5 = Observer(Match({"type": "match", "rules": "basic", "players": P}), "Ana", auto_confirm=True)
+    o5.guess_unasked = False
+    out = table(o5, ["AC", "2C"])
+    assert o5.pending() == [] and any(x["event"]["type"] == "lay_off" and not x["ok"] for x in out)
 
 
 def test_a_spread_pile_read_backwards_is_turned_round_by_the_order_the_referee_knows():
@@ -883,3 +891,30 @@ def test_the_same_misread_back_where_it_was_is_no_new_card():
     assert {"type": "lay_off", "player": "Ben", "cards": ["8S"], "meld": 1} in events(o)
     assert not any(e["type"] == "lay_off" and "9S" in e["cards"] for e in events(o))
     assert not any("9S" in p["event"].get("cards", []) for p in o.pending())
+
+
+def test_offline_a_meld_with_a_card_the_camera_cannot_see_is_applied_with_the_card_the_rules_name():
+    """Basic hand 0, tracked offline (`track`, stop 46): Ana's run 2C 3C 4C showed only 2C 4C (the 3C's index
+    under the 4C).  With players there, they are asked "is the meld 2C 4C 3C?"; offline nobody could answer, so
+    the meld was never made, Ben's AC lay-off on it was taken for Ana's, her count went wrong and the hand's end
+    was never seen (29 of 33 events, the wrong result).  Offline the guess is now applied, flagged uncertain
+    (`Observer.guess_unasked`), and the turn goes on; without it, no meld is made."""
+    P = ["Ana", "Ben"]
+
+    def play(o):
+        o.observe(snap(P, ["KS"]))  # Ana deals, Ben plays first
+        o.observe(snap(P, ["KS", "9S"]))  # Ben: stock, discards the 9S
+        return o.observe(snap(P, ["KS", "9S", "QH"], Ana=[["2C", "4C"]]))  # Ana: stock, 2C (3C) 4C, the QH
+
+    o = Observer(Match({"type": "match", "rules": "basic", "players": P}), "Ana", auto_confirm=True)
+    out = play(o)
+    assert o.pending() == []
+    [meld] = [x for x in out if x["event"]["type"] == "meld"]
+    assert meld["ok"] and meld["uncertain"] and sorted(meld["event"]["cards"]) == ["2C", "3C", "4C"]
+    assert events(o)[-1] == {"type": "discard", "player": "Ana", "card": "QH"}
+    assert o.referee.public_state()["current"]["hand_counts"]["Ana"] == 10 + 1 - 3 - 1  # two players: ten each
+
+    off = Observer(Match({"type": "match", "rules": "basic", "players": P}), "Ana", auto_confirm=True)
+    off.guess_unasked = False
+    play(off)
+    assert not any(e["type"] == "meld" for e in events(off))
