@@ -97,6 +97,10 @@ def test_live_pipeline_on_the_demo(oracle):
     from vision.demo import demo_pipeline
 
     oracle.rng = np.random.default_rng(1)
+    # no misreads: the pipeline skips frames on a busy machine, so which looks carry the oracle's random misreads
+    # depends on the load, and a misread caught on the few looks of a skipping run (Cleo's JH read JC, once in
+    # a full CI run, stop 46) is a wrong event no player was there to correct; dropouts and jitter stay
+    oracle.misread = 0.0
     pipe, setup, dealer = demo_pipeline(detector=oracle, loop=False, fps=12)
     seen = []
     pipe.on_event(seen.append)
