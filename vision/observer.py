@@ -806,14 +806,14 @@ class Observer:
         plays = [self._declare_joker(c, turn_key) for c in plays]
         plays = [self._complete(snap, c, known) for c in plays]
         plays = [self._gap_meld(snap, c, known) for c in plays]
-        if not self.auto_confirm or self.guess_unasked:  # a guess: asked, or offline applied flagged
+        # the guesses at what the camera did not see: asked, or offline (`track`, nobody to answer) applied flagged
+        # (`guess_unasked`); without it, offline only the surest is made: a discard picked up by the next player,
+        # who shows a whole new meld with it
+        guess = not self.auto_confirm or self.guess_unasked
+        if guess:
             plays = [self._misread_layoff(snap, c, known) for c in plays]
         plays.sort(key=lambda c: 0 if c.event["type"] == "meld" else 1)
         missed = None
-        # the questions below guess what the camera did not see; offline (`track`, nobody to answer) they are
-        # applied flagged (`guess_unasked`), or, without it, only the surest is made: a discard picked up by the
-        # next player, who shows a whole new meld with it
-        guess = not self.auto_confirm or self.guess_unasked
         if not plays and (new_discards or not self._face_down_last(snap, cur, player, plays)) and (
                 guess or not new_discards):
             # the next player shows new cards: the current player's discard was picked up by them before it
