@@ -87,6 +87,7 @@ def test_enrol_writes_a_profile_with_every_card(taught, capsys):
     assert prof.classifier.is_file() and (taught / "cards-cls.pt").is_file()
     learning = prof.meta["learning"]
     assert learning["steps"] > 0 and 0 < learning["conf"] < 1
+    assert "framing" in learning  # the localiser's framing measured on practice tables (framing_ratio)
     # the faces are the photo's cards in order: the ace of clubs is the first card of the clubs photo
     ace = cv2.imread(str(prof.faces()["AC"]))
     assert ace.shape[:2] == (350, 250)
@@ -304,3 +305,23 @@ def test_training_crops_are_sharpened_as_well_as_blurred(monkeypatch):
 
     assert learn.SHARPEN > 0
     assert crispness(0.7) > 1.15 * crispness(0.0)  # measured: 241 against 187
+
+
+def test_practice_tables_frame_an_index_as_the_localiser_does(deck):
+    """The index boxes taken from the suit photos are the localiser's on a photo of 13 small cards, looser than
+    its boxes at a table.  `framing_ratio` measures the localiser's framing on rendered tables against the
+    deck's boxes: a deck whose boxes are drawn 1.4 times too large measures about 1.4 times smaller, so `teach`
+    can box the practice tables' indices as they will be boxed at the table."""
+    from vision.detector import Detector
+    from vision.enrol.learn import _scaled, framing_ratio
+    from vision.synth.decks import load_deck
+
+    src = load_deck(deck)
+    loose = {k: (v if k == "BACK" else [_scaled(b, 1.4) for b in v]) for k, v in src.index_boxes.items()}
+    register_deck(Deck(f"{deck}-loose", dict(src), loose))
+    det = Detector()
+    as_drawn = framing_ratio(deck, det, np.random.default_rng(4))
+    too_large = framing_ratio(f"{deck}-loose", det, np.random.default_rng(4))
+    assert as_drawn is not None and too_large is not None
+    assert 0.5 < as_drawn < 2.0
+    assert too_large == pytest.approx(as_drawn / 1.4, rel=0.1)
