@@ -13,8 +13,10 @@ What it does, and why (measured in models/MODEL.md, "Enrolment"):
 2. The general localiser finds corner indices in a deck it never saw almost as well as in known ones (97.7 %
    of the indices on the held-out rendered deck); what fails is *naming* them (79 % of the found indices
    named right).  So the localiser is kept, and only the corner classifier is taught this deck.
-3. Where each card prints its index is read from the photo by the localiser itself (so the training crops
-   are framed as the detector will frame them at the table), else from the ink in the card's corner.
+3. Where each card prints its index is read from the photo by the localiser itself, else from the ink in the
+   card's corner; then scaled by how the localiser frames this deck's indices on a few practice tables
+   (`framing_ratio`: on the photo's 13 small cards its boxes are looser), so the training crops are framed as
+   the detector will frame them at the table.
 4. Table scenes are rendered with the project's own renderer from the cut-out faces (melds, fans, piles,
    hands over the cards, many surfaces, light and blur), and the classifier is fine-tuned on crops of them (a
    share blurred, as many sharpened: the faces from a photo are softer than the cards at the table):
