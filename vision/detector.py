@@ -166,7 +166,7 @@ def merge_corners(corners: list[tuple[str, float, Box]], pair_ratio: float = PAI
             for j in range(i + 1, len(kept)):
                 bi, bj = kept[i][1], kept[j][1]
                 ratio = _dist(bi, bj) / max(1e-6, (_size(bi) + _size(bj)) / 2)
-                if ratio <= pair_ratio:
+                if ratio <= pair_ratio and not side_by_side(bi, bj):
                     pairs.append((ratio, i, j))
         pairs.sort()
         used: set[int] = set()
@@ -182,6 +182,26 @@ def merge_corners(corners: list[tuple[str, float, Box]], pair_ratio: float = PAI
                 cards.append(CardDetection(card, c, b, (b,)))
     cards.sort(key=lambda d: (d.box[1], d.box[0]))
     return cards
+
+
+ELONGATED = 1.5  # an index box this much longer one way than the other: its card lies along that way
+SIDE_BY_SIDE = 0.5  # two such boxes less than this share of their long side apart along it lie side by side
+
+
+def side_by_side(a: Box, b: Box) -> bool:
+    """Whether two index boxes lie side by side, so cannot be one card's two corners.  A card's two indices sit
+    at opposite corners: on an upright (or upside-down) card, whose index boxes are tall, the second lies a card's
+    height lower; on a sideways card (wide boxes) a card's length along.  Two tall boxes (or two wide ones)
+    nearly level along their long side are two cards of a fan or a row.  In a fanned club run read at a table's
+    scale the 3C read 9C (0.33) beside the real 9C five cards on was taken as the 9C's other index, and both the
+    3C and the 9C were lost (basic hand 1, docs/PIPELINE.md)."""
+    (aw, ah), (bw, bh) = (a[2] - a[0], a[3] - a[1]), (b[2] - b[0], b[3] - b[1])
+    (ax, ay), (bx, by) = _center(a), _center(b)
+    if ah >= ELONGATED * aw and bh >= ELONGATED * bw:
+        return abs(ay - by) < SIDE_BY_SIDE * (ah + bh) / 2
+    if aw >= ELONGATED * ah and bw >= ELONGATED * bh:
+        return abs(ax - bx) < SIDE_BY_SIDE * (aw + bw) / 2
+    return False
 
 
 # ------------------------------------------------------------------ backends

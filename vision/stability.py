@@ -24,6 +24,7 @@ from vision.geometry import Box, center, iou, union
 from vision.types import UNKNOWN, CardDetection
 
 UNKNOWN_WEIGHT = 0.1  # what one look that could not name a card weighs against the names it guessed
+RENAME_SHARE = 0.3  # a card whose vote names a card another keeps takes its next name from this share (`_renamed`)
 OTHER_INDEX_TIE = 0.5  # a corner on a card's other index is that card when the card's name scores this share of its own
 
 
@@ -256,16 +257,20 @@ class Stabilizer:
             # a card moved: the place it is seen at now wins over the place it is remembered at; then the better
             # supported track
             by.setdefault(lab, []).append(((-t.misses, share * len(t.votes)), t, share))
+        losers: list[tuple[_Track, str]] = []
         for lab, cands in by.items():
             cands.sort(key=lambda c: c[0], reverse=True)
             kept: list[_Track] = []
             limit = self.jokers if lab == "JK" else self.copies
             for _w, t, share in cands:
                 if len(kept) >= limit:
-                    break
+                    if lab != "JK" and any(t.seen >= k.born and k.seen >= t.born for k in kept):
+                        losers.append((t, lab))  # another card, seen beside the one that keeps the name
+                    continue
                 if all(t.seen >= k.born and k.seen >= t.born for k in kept):
                     kept.append(t)
                     out.append(CardDetection(lab, share, t.box, alternatives=t.alternatives(lab, weights[t.tid])))
+        out += self._renamed(losers, weights, out)
         named = [d.box for d in out if d.card != "BACK"]
         for t, w in unknown:
             # a card not named: each one is a card of its own ("?" and the track's number), unless it lies on
@@ -274,6 +279,31 @@ class Stabilizer:
             if any((b[0] <= cx <= b[2] and b[1] <= cy <= b[3]) or iou(b, t.box) > 0.3 for b in named):
                 continue
             out.append(CardDetection(f"{UNKNOWN}{t.tid}", 0.0, t.box, alternatives=t.alternatives(UNKNOWN, w)))
+        return out
+
+    def _renamed(self, losers: list[tuple[_Track, str]], weights: dict[int, dict[str, float]],
+                 named: list[CardDetection]) -> list[CardDetection]:
+        """Cards whose vote went to a name another card keeps (a deck has each card once, or `copies` times), seen
+        on the table beside it: each is the best of its other names that no card holds, when that name weighs at
+        least `RENAME_SHARE` of the taken one in its vote; else it is left out, as before.  A clear 3C laid below a
+        run 4C-10C is read 3C 0.30 / 9C 0.27 / 5C 0.23 look after look; its vote says 9C, the real 9C keeps that
+        name, and without this the 3C was never seen (basic hands 1 and 5, classic 1).  The renamed card's
+        certainty is its name's weight against the taken one's (about a half): the observer treats it as
+        unsure."""
+        taken: dict[str, int] = {}
+        for d in named:
+            taken[d.card] = taken.get(d.card, 0) + 1
+        out = []
+        for t, lab in sorted(losers, key=lambda x: -max(weights[x[0].tid].values())):
+            w = weights[t.tid]
+            top = w.get(lab, 0.0)
+            for alt, v in sorted(w.items(), key=lambda kv: -kv[1]):
+                if alt in (lab, "BACK", "JK", UNKNOWN) or taken.get(alt, 0) >= self.copies:
+                    continue
+                if v >= RENAME_SHARE * top:
+                    taken[alt] = taken.get(alt, 0) + 1
+                    out.append(CardDetection(alt, v / (v + top), t.box, alternatives=t.alternatives(alt, w)))
+                break
         return out
 
     def _flicker(self, t: _Track) -> bool:
