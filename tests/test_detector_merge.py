@@ -89,3 +89,30 @@ def test_noisy_or_pairs_two_readings_of_one_card():
     assert abs(card.confidence - 0.8) < 1e-9  # 1 - 0.4 * 0.5
     (single,) = merge_corners([corner("10H", 10, 10, conf=0.6)], combine="noisy_or")
     assert single.confidence == 0.6  # one corner: no second opinion
+
+
+def tall(name, x, y, conf=0.9):
+    """An upright card's index box as a table camera sees it: twice as tall as wide."""
+    return (name, conf, (x, y, x + 20.0, y + 48.0))
+
+
+def test_two_tall_indices_side_by_side_are_two_cards():
+    # a fanned club run at a table's scale: the 3C's index read 9C (0.33) five cards before the real 9C, on the
+    # same row; one upright card's two indices lie a card's height apart, so these are two cards (the one-deck
+    # rule then chooses between them), not one 9C spanning the fan
+    cards = merge_corners([tall("9C", 54, 442, 0.33), tall("9C", 178, 447, 0.48)])
+    assert len(cards) == 2 and all(len(c.corners) == 1 for c in cards)
+
+
+def test_an_upright_cards_two_indices_still_pair():
+    # the same card's top-left index and its bottom-right one, a card's height lower and a card's width along
+    cards = merge_corners([tall("9C", 100, 100), tall("9C", 160, 190)])
+    assert len(cards) == 1 and len(cards[0].corners) == 2
+
+
+def test_a_sideways_cards_indices_pair_along_it_and_not_across():
+    def wide(name, x, y):
+        return (name, 0.9, (x, y, x + 48.0, y + 20.0))
+
+    assert len(merge_corners([wide("4D", 100, 100), wide("4D", 190, 160)])) == 1  # one card lying sideways
+    assert len(merge_corners([wide("4D", 100, 100), wide("4D", 110, 200)])) == 2  # two in a column

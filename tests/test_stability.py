@@ -204,3 +204,25 @@ def test_a_read_on_the_face_of_a_card_seen_whole_is_not_a_card():
     assert labels(off_whole_faces([whole, pips, beside], where=lambda box: box[0] < 700)) == ["10D", "8D", "9D"]
     one_corner = CardDetection("8D", 0.92, tl, corners=(tl,))  # the 8D seen by one index: something may lie on it
     assert labels(off_whole_faces([one_corner, pips])) == ["8D", "9D"]
+
+
+def test_a_card_read_by_a_name_another_card_keeps_takes_its_next_name():
+    # a clear 3C laid below a club run reads 9C 0.33 / 3C 0.30 / 5C 0.23 look after look, beside the real 9C
+    # (0.9) and 5C: a deck has one 9C, so the 3C's track, seen beside the 9C, is the best free name of its vote
+    nine = CardDetection("9C", 0.9, (178, 447, 198, 495))
+    five = CardDetection("5C", 0.9, (99, 445, 119, 492))
+    three = CardDetection("9C", 0.33, (54, 442, 73, 492), alternatives=(("3C", 0.30), ("5C", 0.23)))
+    s = Stabilizer(StabilityConfig())
+    out = run(s, [[nine, five, three]] * 5)
+    by = {d.card: d for d in out}
+    assert sorted(by) == ["3C", "5C", "9C"]
+    assert by["9C"].box[0] == 178  # the surer 9C keeps the name
+    assert by["3C"].box[0] == 54 and 0.3 < by["3C"].confidence < 0.6  # unsure: the observer treats it so
+
+
+def test_a_duplicate_with_no_free_name_worth_taking_is_left_out():
+    nine = CardDetection("9C", 0.9, (178, 447, 198, 495))
+    ghost = CardDetection("9C", 0.4, (54, 442, 73, 492), alternatives=(("3C", 0.05),))
+    s = Stabilizer(StabilityConfig())
+    out = run(s, [[nine, ghost]] * 5)
+    assert [(d.card, d.box[0]) for d in out] == [("9C", 178)]
