@@ -149,7 +149,9 @@ class TableTracker:
 
         if self.pile_floor is not None:
             dets = [d for d in dets if d.confidence >= self.pile_floor or not on_pile(d.box)]
-        return off_whole_faces(dets, on_pile)
+        dets = off_whole_faces(dets, on_pile)
+        card_px = self.layout.card_height * self.mapper.height if self.layout.card_height and self.mapper else None
+        return one_card_two_names(dets, card_px, on_pile)
 
     def process(self, frame: Frame | np.ndarray) -> list[Outcome]:
         img = frame.image if isinstance(frame, Frame) else frame
@@ -198,6 +200,66 @@ def off_whole_faces(dets: list[CardDetection], where: Callable[[tuple], bool] | 
         return False
 
     return [d for d in dets if not on_face(d)] if whole else dets
+
+
+CARD_ASPECT = 0.714  # a card's width over its height (poker size, 63 × 88 mm)
+
+
+def one_card_two_names(dets: list[CardDetection], card_px: float | None,
+                       where: Callable[[tuple], bool] | None = None) -> list[CardDetection]:
+    """The detections with two one-index reads of different names that lie as one card's two indices made one
+    card, named by the surer read: where both reads' boxes are alike (areas within a factor of 2), their centres
+    lie 0.6 to 1.05 of a card's diagonal apart (`card_px`: a card's long side in pixels, from the layout's
+    `card_height`; None: nothing is done), and across the card the way its indices sit (two tall boxes, an upright
+    or upside-down card: apart by at least a third of the card's width across and half its height down; two wide
+    boxes, a card lying sideways: the same, turned; squarish boxes, a card turned near 45°: never).
+    Only where `where(box)` says so (None: everywhere): the pipeline asks it on the discard pile, where a card
+    lands squarely on the last one and nothing else lies at that offset.  Basic hand 7: Ben's QH, laid exactly on
+    Ana's QC, read QS at its top-left index (0.9, for a dozen looks) and QH at its bottom-right (1.0); the two
+    reads were two cards, "Cleo discards QS" was applied, and every later move went to the player before."""
+    if not card_px or card_px <= 0:
+        return dets
+    ch, cw = float(card_px), CARD_ASPECT * float(card_px)
+    diag = float(np.hypot(cw, ch))
+    idx = [i for i, d in enumerate(dets) if len(d.corners) <= 1 and d.card not in ("BACK", "JK")
+           and not d.card.startswith("?") and area(d.box) > 0 and (where is None or where(d.box))]
+
+    def one_card(a: tuple, b: tuple) -> bool:
+        if not 0.5 <= area(a) / area(b) <= 2.0:
+            return False
+        (ax, ay), (bx, by) = ((a[0] + a[2]) / 2, (a[1] + a[3]) / 2), ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+        dx, dy = bx - ax, by - ay
+        if not 0.6 * diag <= float(np.hypot(dx, dy)) <= 1.05 * diag:
+            return False
+        tall = (a[3] - a[1]) > (a[2] - a[0]) and (b[3] - b[1]) > (b[2] - b[0])
+        wide = (a[2] - a[0]) > (a[3] - a[1]) and (b[2] - b[0]) > (b[3] - b[1])
+        if tall:  # an upright (or upside-down) card: its other index a card's width across and height down
+            return abs(dx) >= cw / 3 and abs(dy) >= ch / 2
+        if wide:  # a card lying sideways
+            return abs(dy) >= cw / 3 and abs(dx) >= ch / 2
+        return False  # turned near 45°: the boxes say too little
+    pairs = []
+    for x in range(len(idx)):
+        for y in range(x + 1, len(idx)):
+            a, b = dets[idx[x]], dets[idx[y]]
+            if a.card != b.card and one_card(a.box, b.box):
+                pairs.append((-max(a.confidence, b.confidence), idx[x], idx[y]))
+    if not pairs:
+        return dets
+    from dataclasses import replace
+
+    out = list(dets)
+    gone: set[int] = set()
+    for _c, i, j in sorted(pairs):
+        if i in gone or j in gone:
+            continue
+        keep, drop = (i, j) if dets[i].confidence >= dets[j].confidence else (j, i)
+        k, d = dets[keep], dets[drop]
+        b = (min(k.box[0], d.box[0]), min(k.box[1], d.box[1]), max(k.box[2], d.box[2]), max(k.box[3], d.box[3]))
+        out[keep] = replace(k, box=b, corners=tuple(k.corners or (k.box,)) + tuple(d.corners or (d.box,)))
+        gone |= {i, j}
+        out[drop] = None
+    return [d for d in out if d is not None]
 
 
 # ---------------------------------------------------------------------------------------------
