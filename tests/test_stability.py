@@ -226,3 +226,23 @@ def test_a_duplicate_with_no_free_name_worth_taking_is_left_out():
     s = Stabilizer(StabilityConfig())
     out = run(s, [[nine, ghost]] * 5)
     assert [(d.card, d.box[0]) for d in out] == [("9C", 178)]
+
+
+def test_a_cards_two_indices_read_by_two_names_on_the_pile_are_one_card():
+    """Basic hand 7: Ben's QH laid squarely on the QC reads QS at its top-left index and QH at its bottom-right
+    one, a card's diagonal apart (a card 108 px tall here): one card, the surer name (`one_card_two_names`)."""
+    from vision.pipeline import one_card_two_names
+
+    tl = CardDetection("QS", 0.9, (700, 300, 720, 348), (((700, 300, 720, 348)),))
+    br = CardDetection("QH", 1.0, (763, 387, 783, 435), (((763, 387, 783, 435)),))
+    out = one_card_two_names([tl, br], 108)
+    assert [d.card for d in out] == ["QH"] and len(out[0].corners) == 2
+    assert out[0].box == (700, 300, 783, 435)
+    # only where asked (the pipeline: the discard pile), and only with the card's size known
+    assert len(one_card_two_names([tl, br], 108, where=lambda b: False)) == 2
+    assert len(one_card_two_names([tl, br], None)) == 2
+    # two cards of a fan (side by side) or of two rows of a zone (a row and a half apart) stay two cards
+    fan = CardDetection("9C", 0.6, (722, 301, 742, 349), (((722, 301, 742, 349)),))
+    row2 = CardDetection("9C", 0.6, (710, 457, 730, 505), (((710, 457, 730, 505)),))
+    assert len(one_card_two_names([tl, fan], 108)) == 2
+    assert len(one_card_two_names([tl, row2], 108)) == 2
