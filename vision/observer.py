@@ -640,16 +640,16 @@ class Observer:
                                           f"look at {p}'s hand: {len(new)} of the {need} cards {p} holds are seen",
                                           tuple(new), short=need - len(new))
                 continue
+            if len(new) > need and self.auto_confirm and self.guess_unasked:
+                # offline nobody can say which card is not theirs: the surest `need` of them are the hand, the
+                # others misreads (the demo, unanswered: a lone 6D read 0.61 beside Ben's 8D 7D made his hand
+                # "6D 8D 7D", refused for holding two, and the hand never ended)
+                new = sorted(new, key=lambda c: -snap.confidence.get(c, 1.0))[:need]
+                return _Candidate({"type": "reveal", "player": p, "cards": new}, 0.0,
+                                  f"{p}'s hand: {' '.join(new)}?", tuple(new))
             conf = self._conf(snap, new)
             reason = f"{p}'s hand: {' '.join(new)}?"
             if len(new) > need:
-                if self.auto_confirm and self.guess_unasked:
-                    # offline nobody can say which card is not theirs: the surest `need` of them are the hand, the
-                    # others misreads (the demo, unanswered: a lone 6D read 0.61 beside Ben's 8D 7D made his hand
-                    # "6D 8D 7D", refused for holding two, and the hand never ended)
-                    new = sorted(new, key=lambda c: -snap.confidence.get(c, 1.0))[:need]
-                    return _Candidate({"type": "reveal", "player": p, "cards": new}, 0.0,
-                                      f"{p}'s hand: {' '.join(new)}?", tuple(new))
                 conf, reason = 0.0, f"{p} shows {len(new)} cards but holds {need}: {' '.join(new)}?"
             return _Candidate({"type": "reveal", "player": p, "cards": new}, conf, reason, tuple(new))
         return None

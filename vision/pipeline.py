@@ -20,19 +20,20 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 
 from vision.capture import OFF, CameraState, Capture
 from vision.detector import Detector as CardDetector
-from vision.geometry import area, intersection
+from vision.geometry import area, center, intersection, union
 from vision.interfaces import Detector, FrameSource, Outcome, Referee
 from vision.layout import DISCARD, Calibration, FrameMapper, Layout
 from vision.motion import GatedDetector, MotionConfig
 from vision.observer import Observer, event_cards
 from vision.snapshot import SnapshotConfig, TableSnapshot, build_snapshot
 from vision.stability import SnapshotGate, StabilityConfig, Stabilizer
-from vision.types import CardDetection, Frame
+from vision.types import UNKNOWN, CardDetection, Frame
 
 # the live table pipeline (players there to answer) also takes the corners the classifier names from this
 # probability (with their second choices): the vote over many looks and the rules settle them, the players are
@@ -222,12 +223,12 @@ def one_card_two_names(dets: list[CardDetection], card_px: float | None,
     ch, cw = float(card_px), CARD_ASPECT * float(card_px)
     diag = float(np.hypot(cw, ch))
     idx = [i for i, d in enumerate(dets) if len(d.corners) <= 1 and d.card not in ("BACK", "JK")
-           and not d.card.startswith("?") and area(d.box) > 0 and (where is None or where(d.box))]
+           and not d.card.startswith(UNKNOWN) and area(d.box) > 0 and (where is None or where(d.box))]
 
     def one_card(a: tuple, b: tuple) -> bool:
         if not 0.5 <= area(a) / area(b) <= 2.0:
             return False
-        (ax, ay), (bx, by) = ((a[0] + a[2]) / 2, (a[1] + a[3]) / 2), ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+        (ax, ay), (bx, by) = center(a), center(b)
         dx, dy = bx - ax, by - ay
         if not 0.6 * diag <= float(np.hypot(dx, dy)) <= 1.05 * diag:
             return False
@@ -246,8 +247,6 @@ def one_card_two_names(dets: list[CardDetection], card_px: float | None,
                 pairs.append((-max(a.confidence, b.confidence), idx[x], idx[y]))
     if not pairs:
         return dets
-    from dataclasses import replace
-
     out = list(dets)
     gone: set[int] = set()
     for _c, i, j in sorted(pairs):
@@ -255,8 +254,7 @@ def one_card_two_names(dets: list[CardDetection], card_px: float | None,
             continue
         keep, drop = (i, j) if dets[i].confidence >= dets[j].confidence else (j, i)
         k, d = dets[keep], dets[drop]
-        b = (min(k.box[0], d.box[0]), min(k.box[1], d.box[1]), max(k.box[2], d.box[2]), max(k.box[3], d.box[3]))
-        out[keep] = replace(k, box=b, corners=tuple(k.corners or (k.box,)) + tuple(d.corners or (d.box,)))
+        out[keep] = replace(k, box=union([k.box, d.box]), corners=tuple(k.corners or (k.box,)) + tuple(d.corners or (d.box,)))
         gone |= {i, j}
         out[drop] = None
     return [d for d in out if d is not None]

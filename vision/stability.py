@@ -286,8 +286,9 @@ class Stabilizer:
         """Cards whose vote went to a name another card keeps (a deck has each card once, or `copies` times), seen
         on the table beside it: each is the best of its other names that no card holds, when that name weighs at
         least `RENAME_SHARE` of the taken one in its vote; else it is left out, as before.  A clear 3C laid below a
-        run 4C-10C is read 3C 0.30 / 9C 0.27 / 5C 0.23 look after look; its vote says 9C, the real 9C keeps that
-        name, and without this the 3C was never seen (basic hands 1 and 5, classic 1).  The renamed card's
+        run 4C-10C is read 3C 0.30 / 9C 0.27 / 5C 0.23 look after look; its vote says 9C and the real 9C keeps that
+        name, so without this the 3C could never show (basic hand 1; offline its reads there stay under the
+        table's 0.3, so it still does not, docs/PIPELINE.md, stop 47).  The renamed card's
         certainty is its name's weight against the taken one's (about a half): the observer treats it as
         unsure."""
         taken: dict[str, int] = {}

@@ -237,8 +237,10 @@ def framing_ratio(deck_name: str, detector, rng: np.random.Generator, scenes: in
         img, labels = render(random_table(rng, size, size, [deck_name]), bg, rng, perspective=0.03,
                              min_visible=0.25)
         found = [c[2] for c in detector.localise(img) if c[1] >= 0.3]
+        if not found:
+            continue
         for lab in labels:
-            if lab.card == "BACK" or lab.visible < 0.6 or not found:
+            if lab.card == "BACK" or lab.visible < 0.6:
                 continue
             b = lab.box
             best = max(found, key=lambda f, b=b: iou(f, b))
@@ -370,14 +372,15 @@ def teach(found: dict[str, list[FoundCard]], out: str | Path, *, name: str | Non
     faces_b = dict(faces)
     faces_b["BACK"] = cv2.resize(back, (FACE_W, FACE_H), interpolation=cv2.INTER_AREA)
     boxes["BACK"] = [(0.0, 0.0, FACE_W - 1.0, FACE_H - 1.0)]
-    register_deck(Deck(deck_name, faces_b, boxes, licence="the table's own cards (enrolment photos)"))
+    licence = "the table's own cards (enrolment photos)"
+    register_deck(Deck(deck_name, faces_b, boxes, licence=licence))
     # the boxes come from the photo, where the localiser frames an index more loosely than at a table: the
     # practice tables' indices are boxed as the localiser boxes them there (`framing_ratio`)
     progress(0.015, "measuring how the cards' indices are framed")
     ratio = framing_ratio(deck_name, detector, np.random.default_rng(seed + 1))
     if ratio is not None and abs(np.log(ratio)) > FRAMING_TOLERANCE:
         boxes = {k: (v if k == "BACK" else [_scaled(b, ratio) for b in v]) for k, v in boxes.items()}
-        register_deck(Deck(deck_name, faces_b, boxes, licence="the table's own cards (enrolment photos)"))
+        register_deck(Deck(deck_name, faces_b, boxes, licence=licence))
 
     base = MODELS_DIR / f"{CLASSIFIER_STEM}.pt"
     cfg, state = load_checkpoint(base)
