@@ -325,3 +325,26 @@ def test_practice_tables_frame_an_index_as_the_localiser_does(deck):
     assert as_drawn is not None and too_large is not None
     assert 0.5 < as_drawn < 2.0
     assert too_large == pytest.approx(as_drawn / 1.4, rel=0.1)
+
+
+def test_the_threshold_chosen_is_the_best_f1_on_the_practice_tables():
+    """`_choose_conf` sweeps the thresholds on the kept-apart practice tables, takes the best F1 (not the best
+    F0.5, which prefers the higher threshold that loses a card) and keeps the whole sweep."""
+    from types import SimpleNamespace
+
+    from vision.enrol import learn
+
+    def decode(corners, conf, decks):
+        return [SimpleNamespace(card=c[0]) for c in corners]
+
+    class Cands:  # scored_candidates: (name, score, box, per-class scores)
+        def scored_candidates(self, img):
+            return [("2C", 0.95, None, None), ("3C", 0.75, None, None), ("4C", 0.55, None, None),
+                    ("5C", 0.35, None, None), ("9S", 0.45, None, None), ("NONE", 0.99, None, None)]
+
+    truth = [(None, [SimpleNamespace(card=c) for c in ("2C", "3C", "4C", "5C")])]
+    conf, check = learn._choose_conf(Cands(), truth, decode)
+    # 0.3: 4 right and 9S wrong (P 0.8, R 1, F1 0.889); 0.5: 3 right (P 1, R 0.75, F1 0.857, the best F0.5)
+    assert set(check["sweep"]) == {"0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9"}
+    assert check["sweep"]["0.5"] == {"precision": 1.0, "recall": 0.75, "f1": 0.8571}
+    assert conf == 0.3 and check["precision"] == 0.8 and check["recall"] == 1.0 and check["f1"] == 0.8889
