@@ -498,7 +498,7 @@ def _choose_conf(detector, scenes, decode_cards) -> tuple[float, dict]:
     acceptance and of the general detector's threshold (models/MODEL.md, round twelve).  Until stop 48 it was
     the best F0.5, which chose 0.9 for some enrolments: a tenth of the cards lost for 0.03 of precision.  The
     best F1 among the thresholds precise to 0.99 was tried too: 60 tables cannot tell 0.99 from 0.985, and one
-    enrolment of three went to 0.9 by it (models/MODEL.md, round sixteen)."""
+    enrolment of two went to 0.9 by it (models/MODEL.md, round sixteen)."""
     per = []
     for img, labels in scenes:
         truth = {lab.card for lab in labels if lab.card != "BACK"}
