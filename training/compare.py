@@ -10,9 +10,10 @@ none, `Detector.aspect`).  For every
 candidate and every data set (default: the real dev photos and the rendered held-out set) it
 reports card-level precision / recall / F1 at the candidate's confidence threshold, chosen
 beforehand on *validation* data (`--choose-on`, default the rendered val split plus the real
-val split, never dev): the threshold with the best F0.5 (precision weighted twice as much as
-recall: a wrong card makes the referee refuse a legal meld, a missed one only waits for the
-next frame).  Also the detector's corner mAP50 and seconds per image.
+val split, never dev): the threshold with the best F1, the acceptance's own measure (models/MODEL.md,
+round twelve; rounds one to eleven took the best F0.5, and this tool did until stop 48, whose round-twelve
+and -thirteen rows were read from the sweeps it stores).  Also the detector's corner mAP50 and seconds per
+image, and every threshold's figures (`val_sweep`, `sweep`) in the JSON.
 """
 
 from __future__ import annotations
@@ -105,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
                     r = card_level(imgs, labs, predictor(val_raw[k], t, args.pair_floor))["by_group"]["all"]
                     tp, fp, fn = tp + r["tp"], fp + r["fp"], fn + r["fn"]
                 sweep[t] = prf(tp, fp, fn)
-            conf = max(THRESHOLDS, key=lambda t: (round(fbeta(sweep[t]), 4), t))
+            conf = max(THRESHOLDS, key=lambda t: (round(fbeta(sweep[t], 1.0), 4), t))
         res = {"spec": spec, "conf": conf, "val_sweep": {str(t): v for t, v in sweep.items()}}
         if args.val_only:
             print(name, "chosen conf", conf, "val:", sweep.get(conf), flush=True)

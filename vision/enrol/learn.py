@@ -331,11 +331,12 @@ def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def teach(found: dict[str, list[FoundCard]], out: str | Path, *, name: str | None = None,
           photos: dict[str, str] | None = None, seconds: float = 180.0, scenes: int = 360, seed: int = 0,
-          threads: int | None = None, progress: Progress | None = None, detector=None) -> dict:
+          threads: int | None = None, progress: Progress | None = None, detector=None,
+          base: str | Path | None = None) -> dict:
     """Learn the deck of `found` (see `read_photos`) and write its profile to the folder `out` (replaced
     whole when it exists; written to a temporary folder first, so a failure leaves nothing half-written).
-    `seconds`: the time for fine-tuning; `scenes`: rendered tables (a sixth kept for checking).  Returns
-    the profile's metadata (deck.json)."""
+    `seconds`: the time for fine-tuning; `scenes`: rendered tables (a sixth kept for checking); `base`: the
+    classifier checkpoint fine-tuned (default: the shipped one).  Returns the profile's metadata (deck.json)."""
     import torch
 
     from ..corner_classifier import (
@@ -382,7 +383,7 @@ def teach(found: dict[str, list[FoundCard]], out: str | Path, *, name: str | Non
         boxes = {k: (v if k == "BACK" else [_scaled(b, ratio) for b in v]) for k, v in boxes.items()}
         register_deck(Deck(deck_name, faces_b, boxes, licence=licence))
 
-    base = MODELS_DIR / f"{CLASSIFIER_STEM}.pt"
+    base = Path(base) if base is not None else MODELS_DIR / f"{CLASSIFIER_STEM}.pt"
     cfg, state = load_checkpoint(base)
     cls_index = {n: i for i, n in enumerate(CLASS_NAMES)}
 
