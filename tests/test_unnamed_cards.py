@@ -237,3 +237,24 @@ def test_the_truthful_table_says_yes_to_a_move_named_as_it_was_played_wherever_t
     table.answer(o, [CardDetection("KD", 0.5, (0, 0, 1, 1))], [("QD", (0, 0, 1, 1), ()), ("KD", (5, 5, 6, 6), ())])
     assert (table.questions, table.confirmed, table.rejected, table.taps) == (1, 1, 0, 1) and o.pending() == []
     assert o.referee.events[-1] == {"type": "discard", "player": "Ben", "card": "KD"}
+
+
+def test_a_floor_at_the_threshold_still_shows_the_cards_not_named():
+    """A taught deck's own threshold may be the table's floor (0.3, `TAUGHT_FLOOR`, now that enrolment chooses it
+    by F1): the cards the classifier cannot name are still shown as "?" when `unknown_from` asks for them, and a
+    floor above the threshold never raises it."""
+    from vision.detector import Detector
+
+    det = Detector.__new__(Detector)
+    det.classifier, det.small_ratio, det.decks = object(), 0.0, 1
+    det._bgr = lambda frame: frame
+    far = (400.0, 100.0, 430.0, 140.0)
+    named = [(("7H", 0.9, BOX, scores(_7H=0.9)), 0.8), (("NONE", 0.7, far, scores(_8H=0.2)), 0.6)]
+    det._named_boxes = lambda frame: named
+    det.scored_candidates = lambda frame: [c for c, _ in named]
+    for conf, floor in ((0.3, 0.3), (0.3, 0.5)):
+        det.conf, det.floor, det.unknown_from = conf, floor, 0.5
+        cards = det.detect(np.zeros((8, 8, 3), np.uint8))
+        assert sorted(c.card for c in cards) == sorted(["7H", UNKNOWN]), (conf, floor)
+    det.unknown_from = None
+    assert [c.card for c in det.detect(np.zeros((8, 8, 3), np.uint8))] == ["7H"]

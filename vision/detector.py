@@ -480,9 +480,11 @@ class Detector:
         in the frame (`resolve_decks`; "table": `self.decks`; None: no limit).  Each card carries its
         `alternatives`: the other names its corners' scores give (best first, from 0.05)."""
         decks = self.decks if decks == "table" else decks
-        if self.floor is None or self.floor >= self.conf:
+        if self.floor is None or (self.floor >= self.conf and self.unknown_from is None):
             return self._decoded(self.scored_corners(frame_bgr), self.conf, decks)
-        lo = float(self.floor)
+        # a floor under the threshold lowers it; one at or above it (a taught deck's own threshold may be the
+        # floor, 0.3) keeps the threshold, and the cards not named are still shown with `unknown_from`
+        lo = min(float(self.floor), self.conf)
         if self.unknown_from is None or self.classifier is None:
             return self._decoded([c for c in self.scored_candidates(frame_bgr) if c[0] != "NONE" and c[1] >= lo],
                                  lo, decks)

@@ -39,7 +39,9 @@ from vision.types import UNKNOWN, CardDetection, Frame
 # probability (with their second choices): the vote over many looks and the rules settle them, the players are
 # asked the rest (issue 12)
 UNSURE_FLOOR = 0.2
-TAUGHT_FLOOR = 0.3  # with a taught deck (own threshold 0.7): 0.2 measured worse (stop 23); 0.5 lost the unsure low-end lay-offs (docs/PIPELINE.md, stop 41)
+# with a taught deck: 0.2 measured worse (stop 23); 0.5 lost the unsure low-end lay-offs (docs/PIPELINE.md, stop 41).
+# The deck's own threshold for stills is 0.5-0.6 (best F1 since stop 48; 0.7-0.9 by F0.5 before)
+TAUGHT_FLOOR = 0.3
 # ... but not on the discard pile: any card may be discarded, so no rule checks a read there, and what a taught deck
 # reads unsurely on a squared pile is most often the index of a card under the top peeking out, named wrong (basic
 # hand 7: the QC under Ben's QH read QS at 0.32, taken for the top, and every later turn was one card off)
