@@ -24,6 +24,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from referee.options import DiscardDraw
 from vision.capture import OFF, CameraState, Capture
 from vision.detector import Detector as CardDetector
 from vision.geometry import area, center, intersection, union
@@ -79,6 +80,8 @@ class TableTracker:
         elif motion_gate is not False and motion_gate is not None:
             raise TypeError(f"motion_gate: expected True, False or a MotionConfig, got {motion_gate!r}")
         opts = referee.public_state().get("options") or {}
+        # a pile spread for deep pickups (Rummy 500) shows its cards side by side, a squared one only its top
+        self._spread_pile = opts.get("discard_draw") == DiscardDraw.TOP_OR_DEEP
         decks = self._decks if isinstance(self._decks, int) else 1
         jokers = opts.get("jokers_per_deck") if isinstance(opts.get("jokers_per_deck"), int) else 0
         self.stabilizer = Stabilizer(self.stability, copies=decks, jokers=decks * jokers)
@@ -153,6 +156,10 @@ class TableTracker:
         if self.pile_floor is not None:
             dets = [d for d in dets if d.confidence >= self.pile_floor or not on_pile(d.box)]
         dets = off_whole_faces(dets, on_pile)
+        if self._spread_pile:
+            # a spread pile's cards lie a card's diagonal apart as often as one card's two indices: Rummy 500 hand 3
+            # (taught deck) made the upcard AC and the JS laid over it one card and lost 16 of its 43 events
+            return dets
         card_px = self.layout.card_height * self.mapper.height if self.layout.card_height and self.mapper else None
         return one_card_two_names(dets, card_px, on_pile)
 
@@ -216,10 +223,14 @@ def one_card_two_names(dets: list[CardDetection], card_px: float | None,
     `card_height`; None: nothing is done), and across the card the way its indices sit (two tall boxes, an upright
     or upside-down card: apart by at least a third of the card's width across and half its height down; two wide
     boxes, a card lying sideways: the same, turned; squarish boxes, a card turned near 45°: never).
-    Only where `where(box)` says so (None: everywhere): the pipeline asks it on the discard pile, where a card
-    lands squarely on the last one and nothing else lies at that offset.  Basic hand 7: Ben's QH, laid exactly on
+    Only where `where(box)` says so (None: everywhere): the pipeline asks it on a squared discard pile, where a
+    card lands squarely on the last one and nothing else lies at that offset (not on Rummy 500's spread pile).  Basic hand 7: Ben's QH, laid exactly on
     Ana's QC, read QS at its top-left index (0.9, for a dozen looks) and QH at its bottom-right (1.0); the two
-    reads were two cards, "Cleo discards QS" was applied, and every later move went to the player before."""
+    reads were two cards, "Cleo discards QS" was applied, and every later move went to the player before.
+    Not on Rummy 500's spread pile (`TableTracker` skips it there): its older cards lie a card's diagonal from
+    the new ones too (hand 3, taught deck: the upcard AC and the JS laid over it were made one card, and 16 of
+    43 events were lost).  Keeping a read that names a card known on the pile was tried instead: on a squared
+    pile the new card's index, read as the card it covers, then stayed two cards (basic hand 7: 50 -> 25 of 52)."""
     if not card_px or card_px <= 0:
         return dets
     ch, cw = float(card_px), CARD_ASPECT * float(card_px)
