@@ -55,6 +55,12 @@ TABLE_IMGSZ = 800
 log = logging.getLogger(__name__)
 
 
+def spread_pile(referee: Referee) -> bool:
+    """Whether the match's discard pile lies spread, for deep pickups (Rummy 500), its cards side by side; a
+    squared pile shows only its top card."""
+    return (referee.public_state().get("options") or {}).get("discard_draw") == DiscardDraw.TOP_OR_DEEP
+
+
 class TableTracker:
     """One frame at a time, from pixels to referee events.
 
@@ -80,8 +86,7 @@ class TableTracker:
         elif motion_gate is not False and motion_gate is not None:
             raise TypeError(f"motion_gate: expected True, False or a MotionConfig, got {motion_gate!r}")
         opts = referee.public_state().get("options") or {}
-        # a pile spread for deep pickups (Rummy 500) shows its cards side by side, a squared one only its top
-        self._spread_pile = opts.get("discard_draw") == DiscardDraw.TOP_OR_DEEP
+        self._spread_pile = spread_pile(referee)
         decks = self._decks if isinstance(self._decks, int) else 1
         jokers = opts.get("jokers_per_deck") if isinstance(opts.get("jokers_per_deck"), int) else 0
         self.stabilizer = Stabilizer(self.stability, copies=decks, jokers=decks * jokers)
@@ -453,6 +458,7 @@ class Pipeline:
         if t is not None:
             t.observer = Observer(referee, self._first_dealer, min_confidence=self._min_conf,
                                   patience=t.stability.vote_window)
+            t._spread_pile = spread_pile(referee)
             t.observer.on_event(self._emit)
 
     def latest_jpeg(self) -> bytes | None:
