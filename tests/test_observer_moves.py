@@ -772,6 +772,20 @@ def test_a_spread_pile_read_backwards_is_turned_round_by_the_order_the_referee_k
     assert o.referee.public_state()["current"]["discard"] == ["5C", "9H", "KD", "4S", "QH"]
 
 
+def test_a_new_card_read_under_the_only_known_top_of_a_spread_pile_is_the_new_top():
+    """Rummy 500 hand 3 (stop 48): the first discard, JS, spread over the upcard AC, read "JS AC". Only one card the
+    referee knows shows, so the order it knows cannot turn the row; but nothing goes under a pile's top, so the JS
+    is the new top and the discard.  A new card read above the top is taken as it is."""
+    P = ["Ana", "Ben"]
+    o = Observer(Match({"type": "match", "rules": "rummy500", "players": P}), "Ana")
+    o.observe(snap(P, ["AC"]))
+    out = o.observe(snap(P, ["JS", "AC"]))
+    assert [x["event"] for x in out] == [{"type": "draw", "player": "Ben", "from": "stock"},
+                                         {"type": "discard", "player": "Ben", "card": "JS"}]
+    out = o.observe(snap(P, ["AC", "JS", "6S"]))  # Ana's 6S, read in order
+    assert [x["event"] for x in out][-1] == {"type": "discard", "player": "Ana", "card": "6S"}
+
+
 def test_a_misread_meld_card_does_not_keep_the_real_card_from_being_asked_about():
     """Rummy 500 hand 0 with a taught deck (stop 39): the 6S of Ben's 6S 6D 6C was also read 8S (a phantom on his
     meld, set aside as a misread of the 6S), and Ana's 7S 8S 9S was seen as "7S 9S".  The question for the card

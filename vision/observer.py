@@ -262,6 +262,12 @@ class Observer:
         down = sum(1 for a, b in itertools.pairwise(idx) if b < a)
         if len(idx) >= 2 and down > up:
             return replace(snap, discard=tuple(reversed(snap.discard)))
+        # one known card, the referee's top, read at the top of the row with new cards under it: nothing goes
+        # under a pile's top, so the row is backwards (Rummy 500 hand 3: Ana's JS spread over the upcard AC read
+        # "JS AC", no discard was seen, and each later discard was given to the player before)
+        if (len(idx) == 1 and len(snap.discard) >= 2 and _physical(snap.discard[-1]) in pos
+                and pos[_physical(snap.discard[-1])] == len(cur.get("discard") or []) - 1):
+            return replace(snap, discard=tuple(reversed(snap.discard)))
         return snap
 
     def _renamed(self, snap: TableSnapshot) -> TableSnapshot:
