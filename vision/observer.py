@@ -255,18 +255,16 @@ class Observer:
         state = self.referee.public_state()
         if (state.get("options") or {}).get("discard_draw") != DiscardDraw.TOP_OR_DEEP:
             return snap
-        cur = state.get("current") or {}
-        pos = {_physical(c): i for i, c in enumerate(cur.get("discard") or [])}
+        pile = (state.get("current") or {}).get("discard") or []
+        pos = {_physical(c): i for i, c in enumerate(pile)}
         idx = [pos[c] for c in snap.discard if c in pos]
         up = sum(1 for a, b in itertools.pairwise(idx) if b > a)
         down = sum(1 for a, b in itertools.pairwise(idx) if b < a)
-        if len(idx) >= 2 and down > up:
-            return replace(snap, discard=tuple(reversed(snap.discard)))
         # one known card, the referee's top, read at the top of the row with new cards under it: nothing goes
-        # under a pile's top, so the row is backwards (Rummy 500 hand 3: Ana's JS spread over the upcard AC read
-        # "JS AC", no discard was seen, and each later discard was given to the player before)
-        if (len(idx) == 1 and len(snap.discard) >= 2 and _physical(snap.discard[-1]) in pos
-                and pos[_physical(snap.discard[-1])] == len(cur.get("discard") or []) - 1):
+        # under a pile's top, so the row is backwards too (Rummy 500 hand 3: Ana's JS spread over the upcard AC
+        # read "JS AC", no discard was seen, and each later discard was given to the player before)
+        under_top = len(idx) == 1 and pos.get(_physical(snap.discard[-1])) == len(pile) - 1
+        if (len(idx) >= 2 and down > up) or under_top:
             return replace(snap, discard=tuple(reversed(snap.discard)))
         return snap
 

@@ -229,9 +229,9 @@ def one_card_two_names(dets: list[CardDetection], card_px: float | None,
     or upside-down card: apart by at least a third of the card's width across and half its height down; two wide
     boxes, a card lying sideways: the same, turned; squarish boxes, a card turned near 45°: never).
     Only where `where(box)` says so (None: everywhere): the pipeline asks it on a squared discard pile, where a
-    card lands squarely on the last one and nothing else lies at that offset (not on Rummy 500's spread pile).  Basic hand 7: Ben's QH, laid exactly on
-    Ana's QC, read QS at its top-left index (0.9, for a dozen looks) and QH at its bottom-right (1.0); the two
-    reads were two cards, "Cleo discards QS" was applied, and every later move went to the player before.
+    card lands squarely on the last one and nothing else lies at that offset.  Basic hand 7: Ben's QH, laid
+    exactly on Ana's QC, read QS at its top-left index (0.9, for a dozen looks) and QH at its bottom-right (1.0);
+    the two reads were two cards, "Cleo discards QS" was applied, and every later move went to the player before.
     Not on Rummy 500's spread pile (`TableTracker` skips it there): its older cards lie a card's diagonal from
     the new ones too (hand 3, taught deck: the upcard AC and the JS laid over it were made one card, and 16 of
     43 events were lost).  Keeping a read that names a card known on the pile was tried instead: on a squared
