@@ -242,6 +242,21 @@ def test_pages_are_in_the_device_language(app):
     assert '<html lang="en">' in other.get("/new").get_data(as_text=True)
 
 
+def test_the_picker_sets_the_cookie_and_sends_the_device_back(app):
+    c = app.test_client()
+    r = c.get("/lang/ro?next=/matches%3Fx%3D1")
+    assert r.status_code == 303 and r.headers["Location"] == "/matches?x=1"
+    assert "rr_lang=ro" in r.headers["Set-Cookie"] and "SameSite=Strict" in r.headers["Set-Cookie"]
+    assert '<html lang="ro">' in c.get("/new").get_data(as_text=True)  # the cookie is kept: the pages follow
+    for bad in ("https://evil.example/", "//evil.example/", "/\\evil.example", ""):  # nowhere but this site
+        r = c.get("/lang/pt", query_string={"next": bad})
+        assert r.status_code == 303 and r.headers["Location"] == "/"
+    r = c.get("/lang/xx?next=/new")
+    assert r.status_code == 404 and "unknown language 'xx'" in r.get_data(as_text=True)
+    assert "Set-Cookie" not in r.headers
+    assert '<html lang="pt">' in c.get("/new").get_data(as_text=True)  # the refused choice changed nothing
+
+
 def test_the_tool_reports_a_clean_state(capsys):
     assert i18n_tool.main(["--check"]) == 0
     assert "all translated" in capsys.readouterr().out

@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 
 from babel.messages.mofile import read_mo
-from flask import Blueprint, Flask, Response, request
+from flask import Blueprint, Flask, Response, redirect, request
 from flask_babel import Babel, get_locale
 
 TRANSLATIONS = Path(__file__).with_name("translations")
@@ -25,6 +25,7 @@ DEFAULT = "en"
 # the page's <html lang>: the Serbian catalogue is in Latin script (the rule text's), which "sr" alone does not say
 HTML_LANG = {"sr": "sr-Latn"}
 COOKIE = "rr_lang"
+COOKIE_AGE = 3600 * 24 * 730  # two years: a tablet at the table keeps its language
 
 bp = Blueprint("i18n", __name__)
 
@@ -70,6 +71,29 @@ def script(lang: str):
     resp.headers["Cache-Control"] = "no-cache"  # asked again each time, but a 304 while it is the same
     resp.add_etag()
     return resp.make_conditional(request)
+
+
+def _same_site_path(target: str | None) -> str:
+    """Where to go back to after the language is chosen: a path of this site, else the start page."""
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/"
+    return target
+
+
+@bp.get("/lang/<lang>")
+def choose(lang: str):
+    """The picker's choice: the cookie is set by this response and the browser is sent back (``?next=``).
+
+    Set by the server, not by the page's script before a reload: a cookie written with ``document.cookie``
+    reaches Chromium's network service on its own, and a reload started at once could go out without it
+    (the page came back in the old language, once in CI). A cookie from a response is stored before its
+    redirect is followed."""
+    if lang not in LANGUAGES:
+        return Response(f"unknown language {lang!r}: one of {', '.join(LANGUAGES)}", status=404, mimetype="text/plain")
+    resp = redirect(_same_site_path(request.args.get("next")), code=303)
+    resp.set_cookie(COOKIE, lang, max_age=COOKIE_AGE, path="/", samesite="Strict")
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
 
 
 def init_app(app: Flask) -> None:

@@ -91,11 +91,12 @@ const RR = (() => {
       bar.classList.toggle("menu-open", open);
       menu.setAttribute("aria-expanded", open ? "true" : "false");
     });
-    // the language is this device's: a cookie the server reads (web_ui/i18n.py), then the page again
+    // the language is this device's: a cookie the server sets (/lang/<code> in web_ui/i18n.py), then this page
+    // again (the fragment rides along the redirect)
     const pick = document.getElementById("lang-select");
     if (pick) pick.addEventListener("change", () => {
-      document.cookie = `rr_lang=${encodeURIComponent(pick.value)}; path=/; max-age=${3600 * 24 * 730}; SameSite=Strict`;
-      location.reload();
+      const here = location.pathname + location.search;
+      location.assign(`/lang/${encodeURIComponent(pick.value)}?next=${encodeURIComponent(here)}${location.hash}`);
     });
     for (const c of document.querySelectorAll(".when[data-ts]")) c.textContent = when(Number(c.dataset.ts));
     // the top bar's height, for what sticks below it (the live screen's entry column)
