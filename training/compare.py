@@ -5,8 +5,8 @@
         --candidate new=runs/stageC.onnx,runs/cls-v2/cards-cls.onnx \
         --md runs/eval/compare.md
 
-Each candidate is NAME=YOLO_WEIGHTS,CLASSIFIER[,imgsz[,box_conf[,max_candidates[,aspect]]]] (aspect: auto or
-none, `Detector.aspect`).  For every
+Each candidate is NAME=YOLO_WEIGHTS,CLASSIFIER[,imgsz[,box_conf[,max_candidates[,aspect[,suit_judge]]]]] (aspect:
+auto or none, `Detector.aspect`; suit_judge: a black-suit judge's .onnx, vision/suit_judge.py, or none).  For every
 candidate and every data set (default: the real dev photos and the rendered held-out set) it
 reports card-level precision / recall / F1 at the candidate's confidence threshold, chosen
 beforehand on *validation* data (`--choose-on`, default the rendered val split plus the real
@@ -47,6 +47,8 @@ def parse_candidate(text: str) -> tuple[str, dict]:
         spec["max_candidates"] = int(parts[4])
     if len(parts) > 5 and parts[5]:
         spec["aspect"] = None if parts[5] == "none" else parts[5]
+    if len(parts) > 6 and parts[6] and parts[6] != "none":
+        spec["suit_judge"] = parts[6]
     return name, spec
 
 
@@ -58,7 +60,8 @@ def candidate_detector(spec: dict):
     import vision.detector as vd
 
     det = vd.Detector(spec["weights"], backend="onnx" if spec["weights"].endswith(".onnx") else "torch",
-                      conf=0.05, imgsz=spec.get("imgsz"), classifier=spec["classifier"])
+                      conf=0.05, imgsz=spec.get("imgsz"), classifier=spec["classifier"],
+                      suit_judge=spec.get("suit_judge"))
     # the candidate's own choices, else those stored with its classifier, else the module defaults
     det.box_conf = spec.get("box_conf", det.box_conf)
     det.max_candidates = spec.get("max_candidates", det.max_candidates)

@@ -75,6 +75,7 @@ DUPLICATE_RATIO = 0.9
 PAIR_RATIO = 6.5
 AUTO_ORDER = ("onnx", "torch")  # fastest first, as measured by benchmarks/detector.py
 CLASSIFIER_STEM = "cards-cls"
+SUIT_JUDGE_STEM = "cards-suit"  # the black-suit judge (vision/suit_judge.py), read with the shipped classifier
 BOX_CONF = 0.01  # with the corner classifier: YOLO boxes kept from this score, named by the classifier
 MAX_CANDIDATES = 120  # at most this many of them (highest YOLO scores) go to the classifier
 # an index whose longer side is under this share of the frame's typical index (the median of its named corner
@@ -323,11 +324,14 @@ class Detector:
 
     def __init__(self, weights: str | Path | None = None, backend: str = "auto", conf: float | None = None,
                  imgsz: int | None = None, classifier: str | Path | bool | None = "auto",
-                 deck: str | Path | None = None):
+                 deck: str | Path | None = None, suit_judge: str | Path | bool | None = "auto"):
         """`classifier`: "auto" uses models/cards-cls.{onnx,pt} when shipped (and `weights` is the
         shipped model), a path uses that file, None/False reads classes from YOLO alone.  `deck`: a deck
         profile taught by `rummy-referee enrol` (a folder, or a deck's name in the dashboard's deck folder):
-        its own classifier names the corners (vision/enrol/profile.py); raises `DeckError` when unusable."""
+        its own classifier names the corners (vision/enrol/profile.py); raises `DeckError` when unusable.
+        `suit_judge`: the black-suit judge that reads clubs or spades again from around the index
+        (vision/suit_judge.py): "auto" uses models/cards-suit.onnx when shipped and the shipped classifier is
+        read (a taught deck has learnt its own clubs), a path uses that file, None/False none."""
         self.deck = None
         if deck is not None:
             from vision.enrol.profile import load_profile
@@ -361,6 +365,7 @@ class Detector:
         self.imgsz_given = imgsz is not None  # chosen by the caller: the table pipeline keeps it (`table_imgsz`)
         self._impl = _OnnxBackend(path) if backend == "onnx" else _TorchBackend(path)
         self.classifier = None
+        auto_classifier = classifier == "auto" and self.deck is None
         if classifier == "auto":
             cls_path = MODELS_DIR / f"{CLASSIFIER_STEM}.{'onnx' if backend == 'onnx' else 'pt'}"
             classifier = cls_path if (weights is None and cls_path.exists()) else None
@@ -368,6 +373,14 @@ class Detector:
             from vision.corner_classifier import CornerClassifier
 
             self.classifier = CornerClassifier(Path(classifier), backend=backend)
+        self.suit_judge = None
+        if suit_judge == "auto":
+            judge_path = MODELS_DIR / f"{SUIT_JUDGE_STEM}.onnx"
+            suit_judge = judge_path if (auto_classifier and self.classifier is not None and judge_path.exists()) else None
+        if suit_judge and self.classifier is not None:
+            from vision.suit_judge import SuitJudge
+
+            self.suit_judge = SuitJudge(Path(suit_judge))
         self.box_conf, self.max_candidates = BOX_CONF, MAX_CANDIDATES
         if self.classifier is not None:
             # the test-time choices made with these weights on validation data (models/MODEL.md)
@@ -411,8 +424,10 @@ class Detector:
             return []
         # a table read at its own size frames the crops as chosen for it (the classifier's "table_views")
         views = self.classifier.config.get("table_views") if self.table_imgsz is not None else None
-        probs = self.classifier.probabilities(frame_bgr, [c[2] for c in boxes], views=views,
-                                              stretch=self.stretch_for(frame_bgr, boxes))
+        stretch = self.stretch_for(frame_bgr, boxes)
+        probs = self.classifier.probabilities(frame_bgr, [c[2] for c in boxes], views=views, stretch=stretch)
+        if self.suit_judge is not None:  # clubs or spades read again from around the index (vision/suit_judge.py)
+            probs = self.suit_judge.adjust(frame_bgr, [c[2] for c in boxes], probs, list(CLASSIFIER_CLASSES), stretch)
         k = probs.argmax(1)
         return [((CLASSIFIER_CLASSES[int(i)], float(probs[j, i]), c[2], probs[j, :-1]), float(c[1]))
                 for j, (i, c) in enumerate(zip(k, boxes, strict=True))]
