@@ -74,6 +74,25 @@ def test_a_suit_the_classifier_is_sure_of_is_not_read_again():
     assert np.allclose(q[0], p[0]) and CLASS_NAMES[int(q[1].argmax())] == "KC"
 
 
+def test_an_unsure_judge_is_not_heard():
+    p = _probs({"6S": 0.6, "6C": 0.3}, {"2S": 0.6, "2C": 0.3})
+    boxes = [(0, 0, 10, 20), (20, 0, 30, 20)]
+    j = _judge([0.8, 0.95])
+    j.config["sure"] = 0.9
+    q = j.adjust(np.zeros((30, 40, 3), np.uint8), boxes, p, CLASS_NAMES)
+    assert CLASS_NAMES[int(q[0].argmax())] == "6S"  # 0.8 clubs: not sure enough to overrule
+    assert CLASS_NAMES[int(q[1].argmax())] == "2C"  # 0.95: heard
+
+
+def test_a_box_under_the_least_probability_is_not_judged():
+    p = _probs({"7S": 0.2, "7C": 0.15, "4H": 0.19, "5H": 0.19, "6H": 0.19}, {"7S": 0.5, "7C": 0.4})
+    assert CLASS_NAMES[int(p[0].argmax())] == "7S" and p[0].max() < 0.3  # a black card on top, under 0.3
+    boxes = [(0, 0, 10, 20), (20, 0, 30, 20)]
+    j = _judge([0.99, 0.99])
+    q = j.adjust(np.zeros((30, 40, 3), np.uint8), boxes, p, CLASS_NAMES, least=0.3)
+    assert j.read == [[boxes[1]]] and np.allclose(q[0], p[0]) and CLASS_NAMES[int(q[1].argmax())] == "7C"
+
+
 def test_only_ranks_with_both_black_cards_are_paired():
     pairs = black_pairs(CLASS_NAMES)
     assert len(pairs) == 26 and pairs[CLASS_NAMES.index("10S")] == (CLASS_NAMES.index("10C"), CLASS_NAMES.index("10S"))

@@ -11,7 +11,8 @@ index, and whatever of the card's face shows) and says clubs or spades.
 a clubs or spades card, the log odds of clubs against spades become the classifier's plus `weight` times the
 judge's, and the two cards' sum is kept, so the card's confidence, its rank and every other class stay the
 classifier's.  `weight` is chosen on validation data (training/set_choices.py) and kept in the weights' config.
-Trained by training/train_suit.py; shipped as models/cards-suit.onnx beside the corner classifier.
+Trained by training/train_suit.py.  `Detector()` reads models/cards-suit.onnx when that file is present; none is
+shipped (it costs about 4 ms a frame, past the speed goal: models/MODEL.md, round seventeen).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ import numpy as np
 
 SUITS = ("C", "S")
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-CONFIG = {"arch": "v3-suit", "size": 64, "margin": 0.75, "square": True, "weight": 1.0, "below": None, "mode": "swap"}
+CONFIG = {"arch": "v3-suit", "size": 64, "margin": 0.75, "square": True, "weight": 1.0, "below": None, "mode": "swap",
+          "sure": None, "least": None}
 
 
 def build_model(config: dict | None = None):
@@ -80,23 +82,31 @@ class SuitJudge:
 
     def adjust(self, img: np.ndarray, boxes, probs: np.ndarray, class_names: list[str],
                stretch: tuple[float, float] = (1.0, 1.0), weight: float | None = None,
-               below: float | None = None) -> np.ndarray:
+               below: float | None = None, sure: float | None = None, least: float | None = None) -> np.ndarray:
         """`probs` (boxes × classes) with each black card's suit judged again (see the module's docstring); only
         the boxes whose most likely class is a clubs or spades card are read, and of those, with `below` (default:
         the config's "below", else all), only the ones whose suit is that unsure: their card's share of the
-        rank's two black cards under `below`.  A suit the classifier is sure of costs nothing."""
+        rank's two black cards under `below`.  A suit the classifier is sure of costs nothing.  With `sure`
+        (default: the config's "sure", else none) the judge is heard only where it is that sure of one suit
+        (P(clubs) ≥ `sure` or ≤ 1 − `sure`).  `least` (default: the config's "least", else 0): boxes read under
+        that probability are not judged (in "swap" mode a card under the threshold stays under it, so judging it
+        costs time for nothing)."""
         w = float(self.config.get("weight", 1.0) if weight is None else weight)
         below = self.config.get("below") if below is None else below
         swap = self.config.get("mode", "swap") == "swap"
         pairs = black_pairs(class_names)
         top = probs.argmax(1)
-        which = [j for j, k in enumerate(top) if int(k) in pairs
+        least = float(self.config.get("least") or 0.0) if least is None else float(least)
+        which = [j for j, k in enumerate(top) if int(k) in pairs and probs[j, int(k)] >= least
                  and (below is None or probs[j, int(k)] < float(below) * probs[j, list(pairs[int(k)])].sum())]
         if not which or w == 0:
             return probs
         q = np.clip(self.clubs(img, [boxes[j] for j in which], stretch), 1e-4, 1 - 1e-4)
+        sure = self.config.get("sure") if sure is None else sure
         out = probs.copy()
         for j, qc in zip(which, q, strict=True):
+            if sure is not None and 1 - float(sure) < qc < float(sure):
+                continue  # the judge is not sure either: the classifier's reading stands
             c, s = pairs[int(top[j])]
             pc, ps = max(float(out[j, c]), 1e-6), max(float(out[j, s]), 1e-6)
             r = np.log(pc / ps) + w * np.log(qc / (1 - qc))
