@@ -135,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mine", default=None, help="also the crops of this localiser's (.onnx) boxes on the labels")
     ap.add_argument("--margin", type=float, default=CONFIG["margin"])
     ap.add_argument("--size", type=int, default=CONFIG["size"], help="crop side in pixels")
+    ap.add_argument("--arch", default=CONFIG["arch"], choices=["v3-suit", "narrow-suit"])
     ap.add_argument("--any-angle", type=float, default=1.0, help="share of crops turned by any angle")
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--batch", type=int, default=64)
@@ -151,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     UNSQUASH.update(Path(p) for p in args.unsquash)
-    cfg = dict(CONFIG, margin=args.margin, size=args.size)
+    cfg = dict(CONFIG, margin=args.margin, size=args.size, arch=args.arch)
     t0 = time.time()
     x, y, real = collect(args.data, "train", rng, args.jitter, args.loose, cfg["margin"], cfg["size"])
     vx, vy, vreal = collect(args.data, "val", np.random.default_rng(1), 1, 0.0, cfg["margin"], cfg["size"])
@@ -165,6 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.resume:
         model.load_state_dict(load_checkpoint(args.resume)[1])
         print(f"resumed from {args.resume}", flush=True)
+    elif args.arch == "narrow-suit":
+        print("narrow-suit: from scratch", flush=True)
     else:
         _, state = load_checkpoint(args.init)
         trunk = {k: v for k, v in state.items() if not k.startswith(f"{len(model) - 1}.")}

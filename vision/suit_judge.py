@@ -29,11 +29,24 @@ CONFIG = {"arch": "v3-suit", "size": 64, "margin": 0.75, "square": True, "weight
 
 
 def build_model(config: dict | None = None):
-    """The corner classifier's "v3" network (YOLOv5n layers 0-6 on a 64 px crop) with a two-way head."""
+    """"v3-suit": the corner classifier's "v3" network (YOLOv5n layers 0-6) with a two-way head; "narrow-suit": the
+    same layers at half the width (a quarter of the multiply-adds), trained from scratch."""
+    import importlib
+
     import torch.nn as nn
 
     from .corner_classifier import v3_model
 
+    arch = (config or CONFIG).get("arch", "v3-suit")
+    if arch == "narrow-suit":
+        importlib.import_module("vision.detector")  # sets ultralytics offline before it is imported
+        from ultralytics.nn.modules import C3, Conv
+
+        return nn.Sequential(Conv(3, 8, 6, 2, 2), Conv(8, 16, 3, 2), C3(16, 16, 1), Conv(16, 32, 3, 2), C3(32, 32, 2),
+                             Conv(32, 64, 3, 2), C3(64, 64, 3), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2),
+                             nn.Linear(64, len(SUITS)))
+    if arch != "v3-suit":
+        raise ValueError(f"unknown suit judge arch {arch!r} (v3-suit or narrow-suit)")
     m = v3_model()
     m[-1] = nn.Linear(m[-1].in_features, len(SUITS))
     return m
