@@ -132,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--unsquash", action="append", default=[], type=Path)
     ap.add_argument("--init", default="models/cards-cls.pt", help="the corner classifier whose trunk starts this one")
     ap.add_argument("--resume", default=None, help="a suit judge (.pt) to go on training (all of it, head included)")
+    ap.add_argument("--slice", default=None, help="narrow-suit: start from this v3-suit judge (.pt), each tensor's "
+                    "first channels kept")
     ap.add_argument("--mine", default=None, help="also the crops of this localiser's (.onnx) boxes on the labels")
     ap.add_argument("--margin", type=float, default=CONFIG["margin"])
     ap.add_argument("--size", type=int, default=CONFIG["size"], help="crop side in pixels")
@@ -166,6 +168,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.resume:
         model.load_state_dict(load_checkpoint(args.resume)[1])
         print(f"resumed from {args.resume}", flush=True)
+    elif args.arch == "narrow-suit" and args.slice:
+        wide = load_checkpoint(args.slice)[1]
+        sliced = {k: wide[k][tuple(slice(0, n) for n in v.shape)].clone() if v.dim() else wide[k].clone()
+                  for k, v in model.state_dict().items()}
+        model.load_state_dict(sliced)
+        print(f"narrow-suit: each tensor's first channels of {args.slice}", flush=True)
     elif args.arch == "narrow-suit":
         print("narrow-suit: from scratch", flush=True)
     else:
