@@ -5,6 +5,7 @@
         --config new=runs/new.onnx,runs/cls.onnx,416        # any configurations, ONNX or torch, side by side
     .venv/bin/python benchmarks/detector.py --deck DECK     # the shipped detector without and with a taught deck
     .venv/bin/python benchmarks/detector.py --backend onnx  # the product's backend alone (the speed goal's figure)
+    .venv/bin/python benchmarks/detector.py --suit-judge J.onnx   # the ONNX detector without and with a suit judge
     .venv/bin/python benchmarks/detector.py --backend onnx --spinning   # as the sessions were built until 2026-12-07
 
 Model load is excluded; each backend runs the same frames (synthetic table scenes rendered
@@ -116,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="LABEL=YOLO_WEIGHTS,CLASSIFIER[,IMGSZ]: time these instead of the two shipped backends")
     ap.add_argument("--deck", default=None,
                     help="a taught deck (rummy-referee enrol): time the shipped ONNX detector without and with it")
+    ap.add_argument("--suit-judge", default=None,
+                    help="a black-suit judge (vision/suit_judge.py): time the ONNX detector without and with it")
     ap.add_argument("--frames-deck", choices=["taught", "procedural"], default="taught",
                     help="with --deck: draw the frames in the taught deck's own cards (the table it is taught for; "
                          "default) or in the procedural decks")
@@ -134,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
     configs = {}
     if args.deck:
         configs = {"general": {"backend": "onnx"}, "with --deck": {"backend": "onnx", "deck": args.deck}}
+    if args.suit_judge:
+        configs = {"no judge": {"backend": "onnx", "suit_judge": None},
+                   "with --suit-judge": {"backend": "onnx", "suit_judge": args.suit_judge}}
     for text in args.config:
         label, _, rest = text.partition("=")
         parts = rest.split(",")
