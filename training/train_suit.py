@@ -1,7 +1,10 @@
 """Train the black-suit judge (vision/suit_judge.py): clubs or spades, read from a wide crop around an index.
 
     python -m training.train_suit --data runs/data/real640 --data runs/data/synth640n --data runs/data/synth640x \
-        --unsquash runs/data/real640 --epochs 8 --out runs/suit/cards-suit
+        --unsquash runs/data/real640 --size 128 --epochs 8 --jitter 2 --any-angle 0.3 --seed 19 --out runs/suit/s19
+    python -m training.train_suit ... --size 128 --epochs 4 --jitter 1 --any-angle 0.3 --lr 0.0005 \
+        --resume runs/suit/s19-last.pt --mine models/cards-yolo.onnx --seed 20 --out runs/suit/s20
+    (round seventeen's candidate, training/candidates/cards-suit-r17.onnx: models/MODEL.md)
 
 The corner classifier reads a 64 px crop of the index alone; at a webcam's resolution a small index club is a
 blob with a stem and is read as a spade (models/MODEL.md, round five: 55 of the dev webcam scenes' 113 clubs).
@@ -10,7 +13,8 @@ The card's large pips beside the index are plain clubs at the same resolution.  
 and says clubs or spades.  Crops: every labelled clubs or spades index of the datasets' train splits, each
 `jitter` times shifted and scaled as the localiser's boxes are; the val splits measure it.  The trunk starts from
 the shipped corner classifier's (the YOLOv5n layers 0-6, COCO-pretrained before that); the head is new.
-Augmentation: the corner classifier's (`train_classifier.augment`, strong) after a turn by any angle.
+`--mine` adds crops of the localiser's own boxes.  Augmentation: the corner classifier's (`train_classifier.augment`,
+strong) after a turn: by any angle for a share `--any-angle` of the crops, else by a quarter turn.
 """
 
 from __future__ import annotations

@@ -75,7 +75,7 @@ DUPLICATE_RATIO = 0.9
 PAIR_RATIO = 6.5
 AUTO_ORDER = ("onnx", "torch")  # fastest first, as measured by benchmarks/detector.py
 CLASSIFIER_STEM = "cards-cls"
-SUIT_JUDGE_STEM = "cards-suit"  # the black-suit judge (vision/suit_judge.py), read with the shipped classifier
+SUIT_JUDGE_STEM = "cards-suit"  # a black-suit judge (vision/suit_judge.py), read with the shipped classifier if present
 BOX_CONF = 0.01  # with the corner classifier: YOLO boxes kept from this score, named by the classifier
 MAX_CANDIDATES = 120  # at most this many of them (highest YOLO scores) go to the classifier
 # an index whose longer side is under this share of the frame's typical index (the median of its named corner
@@ -330,8 +330,8 @@ class Detector:
         profile taught by `rummy-referee enrol` (a folder, or a deck's name in the dashboard's deck folder):
         its own classifier names the corners (vision/enrol/profile.py); raises `DeckError` when unusable.
         `suit_judge`: the black-suit judge that reads clubs or spades again from around the index
-        (vision/suit_judge.py): "auto" uses models/cards-suit.onnx when shipped and the shipped classifier is
-        read (a taught deck has learnt its own clubs), a path uses that file, None/False none."""
+        (vision/suit_judge.py): "auto" uses models/cards-suit.onnx when that file is present (none is shipped) and
+        the shipped classifier is read (a taught deck has learnt its own clubs), a path uses that file, None/False none."""
         self.deck = None
         if deck is not None:
             from vision.enrol.profile import load_profile

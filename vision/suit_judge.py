@@ -7,10 +7,15 @@ beside the index stay plain clubs or spades at the same resolution, and so does 
 court figure.  This network reads a square of `1 + 2 * margin` times the index's longer side around it (the
 index, and whatever of the card's face shows) and says clubs or spades.
 
-`SuitJudge.adjust` only moves probability between a rank's two black cards: for a box the classifier reads as
-a clubs or spades card, the log odds of clubs against spades become the classifier's plus `weight` times the
-judge's, and the two cards' sum is kept, so the card's confidence, its rank and every other class stay the
-classifier's.  `weight` is chosen on validation data (training/set_choices.py) and kept in the weights' config.
+`SuitJudge.adjust` only moves probability between a rank's two black cards, for a box the classifier reads as a
+clubs or spades card: the log odds of clubs against spades become the classifier's plus `weight` times the
+judge's.  In "swap" mode (the default) the card then takes the suit that wins, with the classifier's
+probabilities for the two swapped if need be, so its confidence, and whether it passes the threshold, stay the
+classifier's; in "pool" mode the two probabilities become those log odds, their sum kept.  `sure` hears the judge
+only where it is that sure itself, `below` reads only the suits the classifier is unsure of, `least` skips boxes
+under a probability.  These reading choices are kept in the weights' ONNX metadata
+(`vision.corner_classifier.write_config`) and were chosen on validation data with training/compare.py
+(models/MODEL.md, round seventeen).
 Trained by training/train_suit.py.  `Detector()` reads models/cards-suit.onnx when that file is present; none is
 shipped (it costs about 4 ms a frame, past the speed goal: models/MODEL.md, round seventeen).
 """
@@ -24,7 +29,7 @@ import numpy as np
 
 SUITS = ("C", "S")
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-CONFIG = {"arch": "v3-suit", "size": 64, "margin": 0.75, "square": True, "weight": 1.0, "below": None, "mode": "swap",
+CONFIG = {"arch": "v3-suit", "size": 128, "margin": 0.75, "square": True, "weight": 1.0, "below": None, "mode": "swap",
           "sure": None, "least": None}
 
 
