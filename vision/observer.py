@@ -115,6 +115,12 @@ class _Candidate:
         return [a for a, _b in self.renames]
 
 
+def spread_pile(referee: Referee) -> bool:
+    """Whether the match's discard pile lies spread, for deep pickups (Rummy 500), its cards side by side; a
+    squared pile shows only its top card."""
+    return (referee.public_state().get("options") or {}).get("discard_draw") == DiscardDraw.TOP_OR_DEEP
+
+
 class Observer:
     """Turns stable snapshots into referee events. `referee` is a `referee.Match` or the dashboard's
     `web_ui.camera.MatchReferee` (`vision.interfaces.Referee`): events are tried with its `check` and sent with
@@ -141,6 +147,7 @@ class Observer:
     def __init__(self, referee: Referee, first_dealer: str, *, min_confidence: float = 0.75, auto_confirm: bool = False,
                  patience: int = 0):
         self.referee = referee
+        self.spread_pile = spread_pile(referee)  # the match's rule, fixed for the match
         self.patience = patience  # frames of an unchanged table an unsure or illegal event waits for
         self._looks = 0
         self._wait_key = None
@@ -250,12 +257,9 @@ class Observer:
         pile is spread (deep pickups, Rummy 500): a squared pile shows its top card, and the cards the camera
         reads beside it there are an index peeking out or a misread, in no order (the demo's Basic hand lost 15
         of its 21 events when they were turned round)."""
-        if len(snap.discard) < 2:
+        if len(snap.discard) < 2 or not self.spread_pile:
             return snap
-        state = self.referee.public_state()
-        if (state.get("options") or {}).get("discard_draw") != DiscardDraw.TOP_OR_DEEP:
-            return snap
-        pile = (state.get("current") or {}).get("discard") or []
+        pile = (self.referee.public_state().get("current") or {}).get("discard") or []
         pos = {_physical(c): i for i, c in enumerate(pile)}
         idx = [pos[c] for c in snap.discard if c in pos]
         up = sum(1 for a, b in itertools.pairwise(idx) if b > a)

@@ -24,7 +24,6 @@ from dataclasses import replace
 
 import numpy as np
 
-from referee.options import DiscardDraw
 from vision.capture import OFF, CameraState, Capture
 from vision.detector import Detector as CardDetector
 from vision.geometry import area, center, intersection, union
@@ -55,12 +54,6 @@ TABLE_IMGSZ = 800
 log = logging.getLogger(__name__)
 
 
-def spread_pile(referee: Referee) -> bool:
-    """Whether the match's discard pile lies spread, for deep pickups (Rummy 500), its cards side by side; a
-    squared pile shows only its top card."""
-    return (referee.public_state().get("options") or {}).get("discard_draw") == DiscardDraw.TOP_OR_DEEP
-
-
 class TableTracker:
     """One frame at a time, from pixels to referee events.
 
@@ -86,7 +79,6 @@ class TableTracker:
         elif motion_gate is not False and motion_gate is not None:
             raise TypeError(f"motion_gate: expected True, False or a MotionConfig, got {motion_gate!r}")
         opts = referee.public_state().get("options") or {}
-        self._spread_pile = spread_pile(referee)
         decks = self._decks if isinstance(self._decks, int) else 1
         jokers = opts.get("jokers_per_deck") if isinstance(opts.get("jokers_per_deck"), int) else 0
         self.stabilizer = Stabilizer(self.stability, copies=decks, jokers=decks * jokers)
@@ -161,7 +153,7 @@ class TableTracker:
         if self.pile_floor is not None:
             dets = [d for d in dets if d.confidence >= self.pile_floor or not on_pile(d.box)]
         dets = off_whole_faces(dets, on_pile)
-        if self._spread_pile:
+        if self.observer.spread_pile:
             # a spread pile's cards lie a card's diagonal apart as often as one card's two indices: Rummy 500 hand 3
             # (taught deck) made the upcard AC and the JS laid over it one card and lost 16 of its 43 events
             return dets
@@ -458,7 +450,6 @@ class Pipeline:
         if t is not None:
             t.observer = Observer(referee, self._first_dealer, min_confidence=self._min_conf,
                                   patience=t.stability.vote_window)
-            t._spread_pile = spread_pile(referee)
             t.observer.on_event(self._emit)
 
     def latest_jpeg(self) -> bytes | None:
