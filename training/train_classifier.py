@@ -53,6 +53,18 @@ def _crop(img, box, stretch=(1.0, 1.0)):
     return crop(img, box, CFG["size"], CFG["margin"], CFG["square"], stretch)
 
 
+def labelled_images(dirs: list[Path], split: str):
+    """(folder, picture, labelled boxes, stretch) of every readable picture of `split` in `dirs`, sorted by name;
+    `stretch` is how the detector would read the picture (`_stretch`)."""
+    for d in dirs:
+        for img_path in sorted((d / "images" / split).glob("*.jpg")):
+            img = cv2.imread(str(img_path))
+            if img is None:
+                continue
+            boxes = read_boxes(d / "labels" / split / (img_path.stem + ".txt"), img.shape[1], img.shape[0])
+            yield d, img, boxes, _stretch(img, boxes, d)
+
+
 def collect(dirs: list[Path], split: str, rng: np.random.Generator, negatives: int = 2, jitter: int = 1,
             loose: float = 0.06, card_negatives: int = 0):
     """Crops of the labelled corners (each `jitter` times, shifted by `loose` of the box size and
@@ -60,49 +72,40 @@ def collect(dirs: list[Path], split: str, rng: np.random.Generator, negatives: i
     no label, plus `card_negatives` per image taken next to a labelled corner, on the card's face
     (pips, court-card art, the card edge): the false corners a detector meets."""
     xs, ys = [], []
-    for d in dirs:
-        idir = d / "images" / split
-        if not idir.exists():
-            continue
-        for img_path in sorted(idir.glob("*.jpg")):
-            img = cv2.imread(str(img_path))
-            if img is None:
+    for _d, img, boxes, st in labelled_images(dirs, split):
+        h, w = img.shape[:2]
+        for c, b in boxes:
+            if c == 40 and (b[2] - b[0]) * (b[3] - b[1]) > 0.5 * w * h:
                 continue
-            h, w = img.shape[:2]
-            boxes = read_boxes(d / "labels" / split / (img_path.stem + ".txt"), w, h)
-            st = _stretch(img, boxes, d)
-            for c, b in boxes:
-                if c == 40 and (b[2] - b[0]) * (b[3] - b[1]) > 0.5 * w * h:
-                    continue
-                for _ in range(jitter):
-                    bw, bh = b[2] - b[0], b[3] - b[1]
-                    dx, dy = rng.normal(0, loose, 2) * (bw, bh)
-                    s = rng.uniform(0.9, 1.12) if loose <= 0.06 else rng.uniform(0.8, 1.3)
-                    cx, cy = (b[0] + b[2]) / 2 + dx, (b[1] + b[3]) / 2 + dy
-                    jb = (cx - bw * s / 2, cy - bh * s / 2, cx + bw * s / 2, cy + bh * s / 2)
-                    if iou(jb, b) < 0.35:
-                        continue
-                    xs.append(_crop(img, jb, st))
-                    ys.append(c)
-            sizes = [(b[2] - b[0], b[3] - b[1]) for _, b in boxes] or [(0.05 * w, 0.1 * h)]
-            for _ in range(negatives):
-                bw, bh = sizes[rng.integers(len(sizes))]
-                bw, bh = bw * rng.uniform(0.6, 1.6), bh * rng.uniform(0.6, 1.6)
-                x1, y1 = rng.uniform(0, max(1, w - bw)), rng.uniform(0, max(1, h - bh))
-                nb = (x1, y1, x1 + bw, y1 + bh)
-                if all(iou(nb, b) < 0.15 for _, b in boxes):
-                    xs.append(_crop(img, nb, st))
-                    ys.append(NONE)
-            for _ in range(card_negatives if boxes else 0):
-                _, b = boxes[rng.integers(len(boxes))]
+            for _ in range(jitter):
                 bw, bh = b[2] - b[0], b[3] - b[1]
-                ang, dist = rng.uniform(0, 2 * np.pi), rng.uniform(1.2, 3.0) * max(bw, bh)
-                cx, cy = (b[0] + b[2]) / 2 + dist * np.cos(ang), (b[1] + b[3]) / 2 + dist * np.sin(ang)
-                s = rng.uniform(0.8, 1.5)
-                nb = (cx - bw * s / 2, cy - bh * s / 2, cx + bw * s / 2, cy + bh * s / 2)
-                if 0 <= cx < w and 0 <= cy < h and all(iou(nb, ob) < 0.1 for _, ob in boxes):
-                    xs.append(_crop(img, nb, st))
-                    ys.append(NONE)
+                dx, dy = rng.normal(0, loose, 2) * (bw, bh)
+                s = rng.uniform(0.9, 1.12) if loose <= 0.06 else rng.uniform(0.8, 1.3)
+                cx, cy = (b[0] + b[2]) / 2 + dx, (b[1] + b[3]) / 2 + dy
+                jb = (cx - bw * s / 2, cy - bh * s / 2, cx + bw * s / 2, cy + bh * s / 2)
+                if iou(jb, b) < 0.35:
+                    continue
+                xs.append(_crop(img, jb, st))
+                ys.append(c)
+        sizes = [(b[2] - b[0], b[3] - b[1]) for _, b in boxes] or [(0.05 * w, 0.1 * h)]
+        for _ in range(negatives):
+            bw, bh = sizes[rng.integers(len(sizes))]
+            bw, bh = bw * rng.uniform(0.6, 1.6), bh * rng.uniform(0.6, 1.6)
+            x1, y1 = rng.uniform(0, max(1, w - bw)), rng.uniform(0, max(1, h - bh))
+            nb = (x1, y1, x1 + bw, y1 + bh)
+            if all(iou(nb, b) < 0.15 for _, b in boxes):
+                xs.append(_crop(img, nb, st))
+                ys.append(NONE)
+        for _ in range(card_negatives if boxes else 0):
+            _, b = boxes[rng.integers(len(boxes))]
+            bw, bh = b[2] - b[0], b[3] - b[1]
+            ang, dist = rng.uniform(0, 2 * np.pi), rng.uniform(1.2, 3.0) * max(bw, bh)
+            cx, cy = (b[0] + b[2]) / 2 + dist * np.cos(ang), (b[1] + b[3]) / 2 + dist * np.sin(ang)
+            s = rng.uniform(0.8, 1.5)
+            nb = (cx - bw * s / 2, cy - bh * s / 2, cx + bw * s / 2, cy + bh * s / 2)
+            if 0 <= cx < w and 0 <= cy < h and all(iou(nb, ob) < 0.1 for _, ob in boxes):
+                xs.append(_crop(img, nb, st))
+                ys.append(NONE)
     if not xs:
         return np.zeros((0, CFG["size"], CFG["size"], 3), np.uint8), np.zeros(0, np.int64)
     return np.stack(xs), np.array(ys, np.int64)
@@ -118,27 +121,21 @@ def mine(dirs: list[Path], split: str, weights: str, imgsz: int = 480, box_conf:
 
     yolo = _OnnxBackend(Path(weights)) if str(weights).endswith(".onnx") else _TorchBackend(Path(weights))
     xs, ys = [], []
-    for d in dirs:
-        for img_path in sorted((d / "images" / split).glob("*.jpg")):
-            img = cv2.imread(str(img_path))
-            if img is None:
-                continue
-            h, w = img.shape[:2]
-            boxes = [(c, b) for c, b in read_boxes(d / "labels" / split / (img_path.stem + ".txt"), w, h) if c != 40]
-            st = _stretch(img, boxes, d)
-            cands = sorted(yolo.corners(img, imgsz, box_conf), key=lambda c: -c[1])[:per_image]
-            for _, _, cb, *_ in cands:
-                best, cls = 0.0, None
-                for c, b in boxes:
-                    o = iou(cb, b)
-                    if o > best:
-                        best, cls = o, c
-                if best >= 0.5:
-                    xs.append(_crop(img, cb, st))
-                    ys.append(cls)
-                elif best < 0.2:
-                    xs.append(_crop(img, cb, st))
-                    ys.append(NONE)
+    for _d, img, labelled, st in labelled_images(dirs, split):  # backs do not count in the stretch either
+        boxes = [(c, b) for c, b in labelled if c != 40]
+        cands = sorted(yolo.corners(img, imgsz, box_conf), key=lambda c: -c[1])[:per_image]
+        for _, _, cb, *_ in cands:
+            best, cls = 0.0, None
+            for c, b in boxes:
+                o = iou(cb, b)
+                if o > best:
+                    best, cls = o, c
+            if best >= 0.5:
+                xs.append(_crop(img, cb, st))
+                ys.append(cls)
+            elif best < 0.2:
+                xs.append(_crop(img, cb, st))
+                ys.append(NONE)
     if not xs:
         return np.zeros((0, CFG["size"], CFG["size"], 3), np.uint8), np.zeros(0, np.int64)
     return np.stack(xs), np.array(ys, np.int64)

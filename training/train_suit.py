@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from training.common import output_stem
-from training.train_classifier import UNSQUASH, _stretch, augment, read_boxes
+from training.train_classifier import UNSQUASH, augment, labelled_images
 from vision.corner_classifier import crop, load_checkpoint
 from vision.suit_judge import CONFIG, RANKS, SUITS, build_model
 from vision.types import CORNER_CLASSES
@@ -39,30 +39,19 @@ def collect(dirs: list[Path], split: str, rng: np.random.Generator, jitter: int,
             margin: float, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(crops, suit 0/1, is-real) of every labelled clubs or spades index in the `split` of `dirs`."""
     xs, ys, real = [], [], []
-    for d in dirs:
-        idir = d / "images" / split
-        if not idir.exists():
-            continue
-        is_real = "real" in d.name
-        for img_path in sorted(idir.glob("*.jpg")):
-            img = cv2.imread(str(img_path))
-            if img is None:
+    for d, img, boxes, st in labelled_images(dirs, split):
+        for c, b in boxes:
+            if c not in BLACK:
                 continue
-            h, w = img.shape[:2]
-            boxes = read_boxes(d / "labels" / split / (img_path.stem + ".txt"), w, h)
-            st = _stretch(img, boxes, d)
-            for c, b in boxes:
-                if c not in BLACK:
-                    continue
-                bw, bh = b[2] - b[0], b[3] - b[1]
-                for k in range(jitter):
-                    dx, dy = (rng.normal(0, loose, 2) * (bw, bh)) if k else (0.0, 0.0)
-                    s = rng.uniform(0.85, 1.2) if k else 1.0
-                    cx, cy = (b[0] + b[2]) / 2 + dx, (b[1] + b[3]) / 2 + dy
-                    jb = (cx - bw * s / 2, cy - bh * s / 2, cx + bw * s / 2, cy + bh * s / 2)
-                    xs.append(crop(img, jb, size, margin, True, st))
-                    ys.append(BLACK[c])
-                    real.append(is_real)
+            bw, bh = b[2] - b[0], b[3] - b[1]
+            for k in range(jitter):
+                dx, dy = (rng.normal(0, loose, 2) * (bw, bh)) if k else (0.0, 0.0)
+                s = rng.uniform(0.85, 1.2) if k else 1.0
+                cx, cy = (b[0] + b[2]) / 2 + dx, (b[1] + b[3]) / 2 + dy
+                jb = (cx - bw * s / 2, cy - bh * s / 2, cx + bw * s / 2, cy + bh * s / 2)
+                xs.append(crop(img, jb, size, margin, True, st))
+                ys.append(BLACK[c])
+                real.append("real" in d.name)
     if not xs:
         return np.zeros((0, size, size, 3), np.uint8), np.zeros(0, np.int64), np.zeros(0, bool)
     return np.stack(xs), np.array(ys, np.int64), np.array(real, bool)
@@ -77,24 +66,17 @@ def mined(dirs: list[Path], split: str, weights: str, margin: float, size: int, 
 
     yolo = _OnnxBackend(Path(weights))
     xs, ys, real = [], [], []
-    for d in dirs:
-        for img_path in sorted((d / "images" / split).glob("*.jpg")):
-            img = cv2.imread(str(img_path))
-            if img is None:
-                continue
-            h, w = img.shape[:2]
-            boxes = read_boxes(d / "labels" / split / (img_path.stem + ".txt"), w, h)
-            st = _stretch(img, boxes, d)
-            black = [(c, b) for c, b in boxes if c in BLACK]
-            if not black:
-                continue
-            for cand in sorted(yolo.corners(img, imgsz, box_conf), key=lambda c: -c[1])[:per_image]:
-                cb = cand[2]
-                o, c = max((iou(cb, b), c) for c, b in black)
-                if o >= 0.5 and max(iou(cb, b) for _, b in boxes) <= o:
-                    xs.append(crop(img, cb, size, margin, True, st))
-                    ys.append(BLACK[c])
-                    real.append("real" in d.name)
+    for d, img, boxes, st in labelled_images(dirs, split):
+        black = [(c, b) for c, b in boxes if c in BLACK]
+        if not black:
+            continue
+        for cand in sorted(yolo.corners(img, imgsz, box_conf), key=lambda c: -c[1])[:per_image]:
+            cb = cand[2]
+            o, c = max((iou(cb, b), c) for c, b in black)
+            if o >= 0.5 and max(iou(cb, b) for _, b in boxes) <= o:
+                xs.append(crop(img, cb, size, margin, True, st))
+                ys.append(BLACK[c])
+                real.append("real" in d.name)
     if not xs:
         return np.zeros((0, size, size, 3), np.uint8), np.zeros(0, np.int64), np.zeros(0, bool)
     return np.stack(xs), np.array(ys, np.int64), np.array(real, bool)

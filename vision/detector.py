@@ -427,7 +427,7 @@ class Detector:
         stretch = self.stretch_for(frame_bgr, boxes)
         probs = self.classifier.probabilities(frame_bgr, [c[2] for c in boxes], views=views, stretch=stretch)
         if self.suit_judge is not None:  # clubs or spades read again from around the index (vision/suit_judge.py)
-            probs = self.suit_judge.adjust(frame_bgr, [c[2] for c in boxes], probs, list(CLASSIFIER_CLASSES), stretch)
+            probs = self.suit_judge.adjust(frame_bgr, [c[2] for c in boxes], probs, CLASSIFIER_CLASSES, stretch)
         k = probs.argmax(1)
         return [((CLASSIFIER_CLASSES[int(i)], float(probs[j, i]), c[2], probs[j, :-1]), float(c[1]))
                 for j, (i, c) in enumerate(zip(k, boxes, strict=True))]

@@ -23,6 +23,8 @@ shipped (it costs about 4 ms a frame, past the speed goal: models/MODEL.md, roun
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -63,8 +65,14 @@ def export_onnx(model, path: str | Path, cfg: dict) -> None:
     export(model, path, cfg)
 
 
-def black_pairs(class_names: list[str]) -> dict[int, tuple[int, int]]:
-    """Class index → (its rank's clubs index, spades index), for every clubs or spades card of `class_names`."""
+def black_pairs(class_names: Sequence[str]) -> dict[int, tuple[int, int]]:
+    """Class index → (its rank's clubs index, spades index), for every clubs or spades card of `class_names`
+    (worked out once per list of names: `adjust` asks it every frame)."""
+    return _black_pairs(tuple(class_names))
+
+
+@cache
+def _black_pairs(class_names: tuple[str, ...]) -> dict[int, tuple[int, int]]:
     at = {n: i for i, n in enumerate(class_names)}
     out = {}
     for r in RANKS:
@@ -98,7 +106,7 @@ class SuitJudge:
         crops = [crop(img, b, c["size"], c["margin"], True, stretch) for b in boxes]
         return _softmax(self.session.run(None, {self.input: _batch(crops)})[0])[:, SUITS.index("C")]
 
-    def adjust(self, img: np.ndarray, boxes, probs: np.ndarray, class_names: list[str],
+    def adjust(self, img: np.ndarray, boxes, probs: np.ndarray, class_names: Sequence[str],
                stretch: tuple[float, float] = (1.0, 1.0), weight: float | None = None,
                below: float | None = None, sure: float | None = None, least: float | None = None) -> np.ndarray:
         """`probs` (boxes × classes) with each black card's suit judged again (see the module's docstring); only
