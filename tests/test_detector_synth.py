@@ -114,3 +114,50 @@ def test_a_rendered_card_reaches_the_cache_whole_or_not_at_all(tmp_path, monkeyp
     assert decks._render_svg_card(tmp_path / "deck.svg", "good", 350, target)
     assert target.read_bytes() == b"png" and all(p != target for p in seen)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["AS.png"]
+
+
+def _font_decks() -> list[str]:
+    return [n for n in list_decks(include_svg=False, include_fonts=True) if n.startswith("font-")]
+
+
+def test_font_decks_are_asked_for_and_complete():
+    import pytest
+
+    from vision.synth.decks import FONT_DESIGNS
+
+    assert not any(n.startswith("font-") for n in list_decks(include_svg=False))  # earlier datasets drawn as they were
+    names = _font_decks()
+    if not names:
+        pytest.skip("no DejaVu or Liberation font on this machine")
+    assert set(names) <= set(FONT_DESIGNS)
+    deck = load_deck(names[0])
+    assert set(CARDS) <= set(deck) and {"JK_RED", "JK_BLACK", "BACK"} <= set(deck)
+    for card in ("10H", "QS", "4C"):
+        img, ((x1, y1, x2, y2), (bx1, by1, _, _)) = deck[card], deck.index_boxes[card]
+        assert x2 < img.shape[1] * 0.3 and y2 < img.shape[0] * 0.35
+        assert bx1 > img.shape[1] * 0.6 and by1 > img.shape[0] * 0.6
+        # the index box holds ink of the card's colour, the paper beside it none
+        inside = img[int(y1):int(y2), int(x1):int(x2), :3].astype(int)
+        paper = np.array(img[img.shape[0] // 2, 3, :3], int)
+        assert (np.abs(inside - paper).sum(axis=2) > 120).mean() > 0.1
+
+
+def test_font_text_fills_the_height_it_is_given():
+    import pytest
+
+    from vision.synth.decks import font_file
+    from vision.synth.glyphs import draw_suit_ttf, draw_text_ttf
+
+    path = font_file("DejaVuSans.ttf")
+    if path is None:
+        pytest.skip("no DejaVu font on this machine")
+    img = np.full((120, 200, 3), 255, np.uint8)
+    x1, y1, x2, y2 = draw_text_ttf(img, "10", 20, 30, 40, (0, 0, 0), path)
+    assert (y1, y2) == (30, 70) and 20 < x2 - x1 < 70
+    ink = np.nonzero(img[:, :, 0] < 128)
+    assert ink[0].min() >= 29 and ink[0].max() <= 70 and ink[1].min() >= 19 and ink[1].max() <= x2 + 1
+    before = img.copy()
+    draw_suit_ttf(img, "C", 150, 60, 30, (0, 0, 200), path, upside_down=True)
+    changed = np.nonzero((img != before).any(axis=2))
+    assert 44 <= changed[0].min() and changed[0].max() <= 76
+    assert img[60, 150, 2] > 150 and img[60, 150, 0] < 100  # red ink (BGR) at the symbol's middle

@@ -102,10 +102,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only-deck", action="append", default=[])
     ap.add_argument("--only-surface", action="append", default=[])
     ap.add_argument("--no-svg", action="store_true", help="procedural decks only")
+    ap.add_argument("--font-decks", action="store_true",
+                    help="also the decks printed in the machine's TrueType fonts (vision/synth/decks.py, FONT_DESIGNS)")
     ap.add_argument("--faults", type=float, default=0.0,
                     help="probability of each camera fault (anamorphic squash, salt-and-pepper pixels)")
     args = ap.parse_args(argv)
-    decks = args.only_deck or [d for d in list_decks(include_svg=not args.no_svg) if d not in args.exclude_deck]
+    decks = args.only_deck or [d for d in list_decks(include_svg=not args.no_svg, include_fonts=args.font_decks)
+                                if d not in args.exclude_deck]
     decks = usable_decks(decks)
     surfaces = args.only_surface or [s for s in list_surfaces() if s not in args.exclude_surface]
     if not decks:

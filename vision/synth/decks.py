@@ -39,7 +39,7 @@ from referee.cards import ALL_CARDS as CARDS
 
 from ..enrol.faces import find_index_boxes, rounded_alpha
 from ..geometry import Box
-from .glyphs import RED_SUITS, draw_suit, draw_text_fit
+from .glyphs import RED_SUITS, draw_suit, draw_suit_ttf, draw_text_fit, draw_text_ttf
 
 JOKERS = ("JK_RED", "JK_BLACK")
 ALL_FACES = CARDS + JOKERS
@@ -86,6 +86,93 @@ PROC_DESIGNS: dict[str, dict] = {
                              back=((30, 30, 30), (90, 90, 90)), face=(30, 70, 100)),
 }
 
+# Decks printed in the machine's TrueType fonts (training only; `list_decks(include_fonts=True)`, the dataset's
+# `--font-decks`): twelve typefaces where the procedural decks above have four, index proportions and colours
+# varied, half with the font's own suit glyphs.  The fonts are Debian's fonts-dejavu-core and fonts-liberation
+# (installed with chromium); a design whose font file is missing is not listed.  Nothing of them ships: they
+# only draw training pictures.
+FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/truetype/liberation"))
+_FONT_BASE = dict(font=cv2.FONT_HERSHEY_SIMPLEX, thick=0.13, border=None, face=(70, 150, 200),
+                  back=((120, 40, 40), (210, 190, 190)))
+FONT_DESIGNS: dict[str, dict] = {
+    "font-dejavu-sans-bold": dict(_FONT_BASE, ttf="DejaVuSans-Bold.ttf", suit_ttf="DejaVuSans.ttf",
+                                  paper=(248, 248, 248), red=(30, 30, 205), black=(15, 15, 15),
+                                  idx_h=0.085, suit_h=0.07, idx_x=0.05, idx_y=0.045),
+    "font-dejavu-serif": dict(_FONT_BASE, ttf="DejaVuSerif.ttf", paper=(238, 246, 250), red=(45, 35, 185),
+                              black=(30, 25, 25), idx_h=0.08, suit_h=0.065, idx_x=0.06, idx_y=0.05,
+                              border=(120, 100, 60), back=((40, 40, 150), (200, 200, 235))),
+    "font-dejavu-serif-cond-bold": dict(_FONT_BASE, ttf="DejaVuSerifCondensed-Bold.ttf", suit_ttf="DejaVuSerif.ttf",
+                                        paper=(244, 250, 252), red=(20, 20, 190), black=(10, 10, 10),
+                                        idx_h=0.11, suit_h=0.075, idx_x=0.045, idx_y=0.035),
+    "font-dejavu-sans-cond": dict(_FONT_BASE, ttf="DejaVuSansCondensed.ttf", paper=(250, 250, 250),
+                                  red=(60, 50, 210), black=(40, 40, 40), idx_h=0.09, suit_h=0.06, idx_x=0.055,
+                                  idx_y=0.05, back=((30, 90, 30), (200, 230, 200))),
+    "font-dejavu-mono-bold": dict(_FONT_BASE, ttf="DejaVuSansMono-Bold.ttf", suit_ttf="DejaVuSansMono.ttf",
+                                  paper=(235, 242, 245), red=(35, 25, 170), black=(25, 20, 20),
+                                  idx_h=0.08, suit_h=0.07, idx_x=0.05, idx_y=0.05, border=(80, 80, 80)),
+    "font-dejavu-sans-light": dict(_FONT_BASE, ttf="DejaVuSans-ExtraLight.ttf", paper=(252, 252, 252),
+                                   red=(20, 10, 200), black=(0, 0, 0), idx_h=0.1, suit_h=0.07, idx_x=0.05,
+                                   idx_y=0.04),
+    "font-liberation-serif-bold": dict(_FONT_BASE, ttf="LiberationSerif-Bold.ttf", suit_ttf="DejaVuSerif-Bold.ttf",
+                                       paper=(240, 248, 250), red=(40, 40, 200), black=(20, 20, 30),
+                                       idx_h=0.095, suit_h=0.07, idx_x=0.05, idx_y=0.04,
+                                       back=((20, 20, 20), (60, 170, 210))),
+    "font-liberation-serif": dict(_FONT_BASE, ttf="LiberationSerif-Regular.ttf", paper=(230, 240, 245),
+                                  red=(50, 30, 160), black=(35, 30, 30), idx_h=0.085, suit_h=0.065,
+                                  idx_x=0.06, idx_y=0.05),
+    "font-liberation-sans-narrow-bold": dict(_FONT_BASE, ttf="LiberationSansNarrow-Bold.ttf",
+                                             suit_ttf="DejaVuSansCondensed.ttf", paper=(250, 250, 250),
+                                             red=(30, 30, 220), black=(10, 10, 10), idx_h=0.12, suit_h=0.08,
+                                             idx_x=0.04, idx_y=0.035),
+    "font-liberation-sans": dict(_FONT_BASE, ttf="LiberationSans-Regular.ttf", suit_ttf="DejaVuSans.ttf",
+                                 paper=(246, 246, 242), red=(40, 40, 190), black=(30, 30, 30), idx_h=0.075,
+                                 suit_h=0.06, idx_x=0.06, idx_y=0.055, border=(150, 150, 150)),
+    "font-liberation-mono": dict(_FONT_BASE, ttf="LiberationMono-Regular.ttf", paper=(248, 250, 252),
+                                 red=(30, 20, 180), black=(20, 20, 20), idx_h=0.085, suit_h=0.07, idx_x=0.05,
+                                 idx_y=0.045),
+    # a dark card with light print, as the real photos' black deck
+    "font-liberation-sans-bold-noir": dict(_FONT_BASE, ttf="LiberationSans-Bold.ttf", suit_ttf="DejaVuSans.ttf",
+                                           paper=(25, 22, 22), red=(70, 180, 220), black=(220, 220, 215),
+                                           idx_h=0.09, suit_h=0.07, idx_x=0.05, idx_y=0.045,
+                                           back=((25, 25, 25), (80, 140, 180)), face=(40, 80, 110)),
+}
+
+
+def font_file(name: str) -> str | None:
+    """The path of a font file in FONT_DIRS, or None where this machine lacks it."""
+    for folder in FONT_DIRS:
+        if (folder / name).is_file():
+            return str(folder / name)
+    return None
+
+
+def _font_design(name: str) -> dict:
+    d = dict(FONT_DESIGNS[name])
+    for key in ("ttf", "suit_ttf"):
+        if key in d:
+            path = font_file(d[key])
+            if path is None:
+                raise FileNotFoundError(f"deck {name}: font {d[key]} is not in {', '.join(map(str, FONT_DIRS))} "
+                                        "(apt-get install fonts-dejavu-core fonts-liberation)")
+            d[key] = path
+    return d
+
+
+def _text(img: np.ndarray, text: str, x: float, y: float, height: float, color, d: dict, thick: float,
+          max_width: float | None = None, center: bool = False) -> tuple:
+    if d.get("ttf"):
+        return draw_text_ttf(img, text, x, y, height, color, d["ttf"], max_width=max_width, center=center)
+    return draw_text_fit(img, text, x, y, height, color, d["font"], thick, max_width=max_width, center=center)
+
+
+def _suit(img: np.ndarray, suit: str, cx: float, cy: float, size: float, color, d: dict,
+          upside_down: bool = False) -> None:
+    if d.get("suit_ttf"):
+        draw_suit_ttf(img, suit, cx, cy, size, color, d["suit_ttf"], upside_down=upside_down)
+    else:
+        draw_suit(img, suit, cx, cy, size, color, upside_down=upside_down)
+
+
 PIP_LAYOUT = {
     1: [(0.5, 0.5)],
     2: [(0.5, 0.0), (0.5, 1.0)],
@@ -107,16 +194,15 @@ def _draw_index(img: np.ndarray, rank: str, suit: str | None, color, d: dict, w:
         boxes = []
         lh = d["idx_h"] * h * 0.55
         for i, ch in enumerate("JOKER"):
-            boxes.append(draw_text_fit(img, ch, x + lh * 0.5, y + i * lh * 1.25, lh, color, d["font"],
-                                       d["thick"], center=True))
+            boxes.append(_text(img, ch, x + lh * 0.5, y + i * lh * 1.25, lh, color, d, d["thick"], center=True))
     else:
         ih = d["idx_h"] * h
         max_w = ih * 1.3
-        b = draw_text_fit(img, rank, x + max_w / 2, y, ih, color, d["font"], d["thick"], max_width=max_w, center=True)
+        b = _text(img, rank, x + max_w / 2, y, ih, color, d, d["thick"], max_width=max_w, center=True)
         sh = d["suit_h"] * h
         cx = (b[0] + b[2]) / 2
         cy = b[3] + ih * 0.22 + sh / 2
-        draw_suit(img, suit, cx, cy, sh, color)
+        _suit(img, suit, cx, cy, sh, color, d)
         boxes = [b, (cx - sh * 0.45, cy - sh / 2, cx + sh * 0.45, cy + sh / 2)]
     x1 = min(bb[0] for bb in boxes) - 2
     y1 = min(bb[1] for bb in boxes) - 2
@@ -130,14 +216,14 @@ def _draw_centre(img: np.ndarray, rank: str, suit: str | None, color, d: dict, w
     if rank == "JOKER":
         if upper:
             cv2.circle(img, (w // 2, h // 2), int(w * 0.22), color, max(2, w // 60), cv2.LINE_AA)
-            draw_text_fit(img, "JOKER", w / 2, h * 0.44, h * 0.06, color, d["font"], d["thick"], center=True)
+            _text(img, "JOKER", w / 2, h * 0.44, h * 0.06, color, d, d["thick"], center=True)
         return
     if rank in ("J", "Q", "K"):
         x1, y1, x2, y2 = int(w * 0.2), int(h * 0.16), int(w * 0.8), int(h * 0.5)
         cv2.rectangle(img, (x1, y1), (x2, y2 + 1), d["face"], -1)
         cv2.rectangle(img, (x1, y1), (x2, y2 + 1), color, max(2, w // 80))
-        draw_text_fit(img, rank, w * 0.38, h * 0.22, h * 0.17, color, d["font"], d["thick"] * 1.2, center=True)
-        draw_suit(img, suit, w * 0.64, h * 0.3, h * 0.1, color)
+        _text(img, rank, w * 0.38, h * 0.22, h * 0.17, color, d, d["thick"] * 1.2, center=True)
+        _suit(img, suit, w * 0.64, h * 0.3, h * 0.1, color, d)
         return
     n = 1 if rank == "A" else int(rank)
     size = h * (0.3 if n == 1 else 0.11)
@@ -147,7 +233,7 @@ def _draw_centre(img: np.ndarray, rank: str, suit: str | None, color, d: dict, w
         yy = 0.2 + 0.6 * py
         if (yy < 0.5) != upper and not (abs(yy - 0.5) < 1e-6 and upper):
             continue
-        draw_suit(img, suit, w * (0.32 + 0.36 * px), h * yy, size, color, upside_down=yy > 0.5)
+        _suit(img, suit, w * (0.32 + 0.36 * px), h * yy, size, color, d, upside_down=yy > 0.5)
 
 
 def _draw_back(d: dict, w: int, h: int) -> np.ndarray:
@@ -195,7 +281,7 @@ def _proc_card(card: str, d: dict, w: int = 250, h: int = 350) -> tuple[np.ndarr
 
 
 def _proc_deck(name: str) -> Deck:
-    d = PROC_DESIGNS[name]
+    d = PROC_DESIGNS[name] if name in PROC_DESIGNS else _font_design(name)
     faces, boxes = {}, {}
     for card in ALL_FACES + ("BACK",):
         faces[card], boxes[card] = _proc_card(card, d)
@@ -298,9 +384,12 @@ def _svg_deck(name: str, height: int = 350, keep_unlabelled: bool = False) -> De
 
 # --------------------------------------------------------------------------- public API
 
-def list_decks(include_svg: bool = True) -> list[str]:
-    """Names of the decks available on this machine (procedural ones always)."""
+def list_decks(include_svg: bool = True, include_fonts: bool = False) -> list[str]:
+    """Names of the decks available on this machine (procedural ones always; the font decks when asked for,
+    so that the datasets of earlier rounds are drawn again as they were)."""
     names = list(PROC_DESIGNS)
+    if include_fonts:
+        names += [n for n, d in FONT_DESIGNS.items() if font_file(d["ttf"]) and font_file(d.get("suit_ttf", d["ttf"]))]
     if include_svg and shutil.which("rsvg-convert"):
         names += [f"gnome-{n}" for n in GNOME_DECKS if _svg_source(f"gnome-{n}")]
         names += [f"kde-{n}" for n in KDE_DECKS if _svg_source(f"kde-{n}")]
@@ -324,7 +413,7 @@ def load_deck(name: str) -> Deck:
 
 @functools.lru_cache(maxsize=64)
 def _load_deck(name: str) -> Deck:
-    if name in PROC_DESIGNS:
+    if name in PROC_DESIGNS or name in FONT_DESIGNS:
         return _proc_deck(name)
     return _svg_deck(name)
 
@@ -339,7 +428,7 @@ def _full_deck(name: str) -> Deck:
     """Every face of a design, also those whose corner index the automatic finder misses (they are drawn
     but never labelled): for photos of a whole deck (`vision.synth.suit_photos`).  Registered as
     `<name>+all`."""
-    deck = _proc_deck(name) if name in PROC_DESIGNS else _svg_deck(name, keep_unlabelled=True)
+    deck = _proc_deck(name) if name in PROC_DESIGNS or name in FONT_DESIGNS else _svg_deck(name, keep_unlabelled=True)
     aspect = float(np.median([f.shape[1] / f.shape[0] for f in deck.values()]))
     # an unlabelled face of another shape is a broken render (several cards in one picture): left out
     faces = {k: f for k, f in deck.items() if deck.index_boxes[k] or abs(f.shape[1] / f.shape[0] / aspect - 1) < 0.05}
