@@ -269,3 +269,58 @@ def test_a_pending_renamed_question_names_the_cards_as_the_camera_read_them():
     o.observe(TableSnapshot(discard=look.discard, players=look.players, alternatives={"10H": (("9H", 0.3),)}))
     [q] = o.pending()
     assert q["event"]["cards"] == ["7H", "8H", "9H"] and q["camera_cards"] == ["10H"]
+
+
+def test_an_upcard_read_two_ways_in_turn_is_dealt_once_as_most_looks_read_it():
+    """The demo with the round-eighteen classifier: the lone upcard 5D was read 5D in one look and 6D in the next
+    (0.52-0.73 either way). Each new name started the unsure deal's wait again, so the wait never ended, no deal
+    was seen and the whole hand was lost. Now a deal waits once, whatever its upcard is read as, and is proposed
+    as the name most looks gave the card."""
+    o = observer(patience=2)
+    outs = []
+    for card, p in [("5D", 0.7), ("5D", 0.72), ("6D", 0.6)]:  # a new name no longer starts the wait again
+        outs += o.observe(snap([card], conf={card: p}))
+    proposed = [x for x in outs if x.get("proposed")]
+    assert len(proposed) == 1 and proposed[0]["event"] == {"type": "deal", "dealer": "Ana", "upcard": "5D"}
+    assert "6D now" in proposed[0]["message"]
+    # offline the same looks deal the 5D; a card read one way throughout is dealt as read
+    off = observer(patience=2, auto_confirm=True)
+    for card, p in [("6D", 0.6), ("5D", 0.7), ("5D", 0.72), ("6D", 0.6)]:
+        off.observe(snap([card], conf={card: p}))
+    assert off.referee.events[-1] == {"type": "deal", "dealer": "Ana", "upcard": "5D"}
+    one = observer(patience=2, auto_confirm=True)
+    for _ in range(4):
+        one.observe(snap(["9S"], conf={"9S": 0.6}))
+    assert one.referee.events[-1] == {"type": "deal", "dealer": "Ana", "upcard": "9S"}
+
+
+def test_the_pile_top_read_as_another_card_where_it_lies_is_asked_not_a_discard():
+    """The demo with the round-eighteen classifier: once Ben had melded, the upcard 5D, still where it was dealt,
+    was read 6D (0.8, 5D among its other names), and "Ben discards 6D" was applied at once; the hand never
+    recovered (answered, 5 of 21 events). Now such a discard is asked; a card on the pile somewhere else, or
+    one the camera gives no other name of the top, is a discard as before."""
+    at = (100.0, 100.0, 120.0, 130.0)
+
+    def table(pile, box, alts=()):
+        players = {p: () for p in PLAYERS}
+        players["Ben"] = (Group(("3C", "4C", "5C"), (300, 300, 360, 340)),)
+        return TableSnapshot(discard=(pile,), players=players, confidence={pile: 0.8},
+                             alternatives={pile: alts} if alts else {}, boxes={pile: box})
+
+    def dealt():
+        o = observer()
+        o.observe(TableSnapshot(discard=("5D",), players={p: () for p in PLAYERS}, confidence={"5D": 0.9},
+                                boxes={"5D": at}))
+        assert o.referee.events[-1] == {"type": "deal", "dealer": "Ana", "upcard": "5D"}
+        return o
+
+    o = dealt()
+    out = o.observe(table("6D", (101.0, 99.0, 121.0, 131.0), (("5D", 0.1),)))
+    assert [x["event"]["type"] for x in out if not x.get("proposed")] == ["draw", "meld"]
+    [q] = [x for x in out if x.get("proposed")]
+    assert q["event"] == {"type": "discard", "player": "Ben", "card": "6D"} and "5D read again" in q["message"]
+    # elsewhere on the pile, or with no such other name: Ben's discard, applied
+    for box, alts in [((160.0, 100.0, 180.0, 130.0), (("5D", 0.1),)), ((101.0, 99.0, 121.0, 131.0), ())]:
+        o = dealt()
+        o.observe(table("6D", box, alts))
+        assert o.referee.events[-1] == {"type": "discard", "player": "Ben", "card": "6D"} and not o.pending()

@@ -185,6 +185,11 @@ class Observer:
         self._short_key, self._short_looks = None, 0  # a hand shown with cards missing, and how long
         self._joker_memo: dict = {}  # the legal declarations of a joker in a play (this turn's)
         self._snaps = 0  # snapshots seen
+        # the upcard's names as read on the pile while a deal waits (name -> summed confidence), one look per
+        # snapshot, and (hands played, last snapshot counted) they are of: a card read two ways in turn is
+        # dealt as the name most looks give it (`_deal_candidate`)
+        self._upcard_votes: Counter = Counter()
+        self._upcard_at: tuple = (None, None)
         self._arrived: dict[str, int] = {}  # card -> the snapshot it first came in this hand (`_note_arrivals`)
         self._in_zone: dict[str, int] = {}  # card -> the snapshot it first lay in a player's zone this hand
         self._zone_last: dict[str, tuple[int, str]] = {}  # card -> (the last snapshot it lay in a zone, whose)
@@ -526,6 +531,8 @@ class Observer:
         # right to left): a busy table does not put the question off again and again
         key = (cand.event.get("type"), cand.event.get("player"), tuple(sorted(event_cards(cand.event))),
                cand.event.get("meld"), bool(cand.event.get("face_down")))
+        if cand.event.get("type") == "deal":
+            key = ("deal",)  # one deal a hand, whatever the upcard is read as from look to look
         if key != self._wait_key:
             self._wait_key, self._looks = key, 0
         if self._looks < self.patience:
@@ -597,8 +604,24 @@ class Observer:
         # a deal turns one card up: two names on the pile are one card read two ways (its two indices; the demo
         # with a 0.9-scale crop read the 5D as 5D and 6D and never saw a deal, so nothing after it): the surer
         # name, asked (offline taken), rather than no deal at all
-        up = max(snap.discard, key=lambda c: (snap.confidence.get(c, 1.0), snap.discard.index(c)))
-        conf, reason = self._conf(snap, [up]), f"is {up} the upcard?"
+        if self._upcard_at[0] != hands_played:
+            self._upcard_votes = Counter()
+        if self._upcard_at[1] != self._snaps:
+            for c in snap.discard:
+                self._upcard_votes[c] += snap.confidence.get(c, 1.0)
+        self._upcard_at = (hands_played, self._snaps)
+        # a lone card read as 5D in one look and 6D in the next (the demo with the round-eighteen classifier, the
+        # pile at 0.52-0.73 either way) is one card: the name of the most looks, summed by confidence, and its
+        # surest reading; this look's own two names decide a tie
+        if len(snap.discard) == 1:
+            up = max(self._upcard_votes, key=lambda c: (self._upcard_votes[c], c == snap.discard[0]))
+        else:
+            up = max(snap.discard, key=lambda c: (self._upcard_votes[c], snap.confidence.get(c, 1.0),
+                                                  snap.discard.index(c)))
+        conf, reason = snap.confidence.get(up, 1.0) if up in snap.discard else 0.0, f"is {up} the upcard?"
+        if up not in snap.discard:
+            conf = min(self._upcard_votes[up] / max(1, sum(self._upcard_votes.values())), 0.5 * self.min_confidence)
+            reason = f"the camera reads the pile as {snap.discard[0]} now, {up} in more looks: {reason}"
         others = [c for c in snap.discard if c != up]
         if others:
             conf, reason = min(conf, 0.5 * self.min_confidence), f"the camera reads {up} and {others[0]} on the pile: {reason}"
@@ -880,8 +903,17 @@ class Observer:
             plays.append(missed)
         elif new_discards:
             x = new_discards[0]
-            plays.append(self._complete(snap, _Candidate({"type": "discard", "player": player, "card": x}, 1.0, "",
-                                                         (x,)), known))
+            discard = self._complete(snap, _Candidate({"type": "discard", "player": player, "card": x}, 1.0, "",
+                                                      (x,)), known)
+            # the pile's top read as another card where it lies (the demo's upcard 5D read 6D at 0.8 once Ben had
+            # melded, with 5D among its other names): no discard seen for sure, asked
+            top = (cur.get("discard") or [None])[-1]
+            at, box = self._card_first_box.get(top), snap.boxes.get(x)
+            if (top and top != x and top not in snap.table_cards() and at is not None and box is not None
+                    and any(a == top for a, _p in snap.alternatives.get(x, ())) and _same_place(box, at)):
+                discard.confidence = min(discard.confidence, 0.5 * self.min_confidence)
+                discard.reason = f"{x} lies where {top} lay and may be {top} read again: did {player} discard {x}?"
+            plays.append(discard)
         elif self._face_down_last(snap, cur, player, plays):
             plays.append(_Candidate({"type": "discard", "player": player, "face_down": True}, 1.0, "", ()))
         for c in plays:
