@@ -118,6 +118,7 @@ def mine(dirs: list[Path], split: str, weights: str, imgsz: int = 480, box_conf:
     overlapping none (IoU < 0.2) is a hard negative (NONE): the texture, pip or card-back
     pattern that YOLO mistook for an index."""
     from vision.detector import _OnnxBackend, _TorchBackend
+    from vision.geometry import best_match
 
     yolo = _OnnxBackend(Path(weights)) if str(weights).endswith(".onnx") else _TorchBackend(Path(weights))
     xs, ys = [], []
@@ -125,11 +126,7 @@ def mine(dirs: list[Path], split: str, weights: str, imgsz: int = 480, box_conf:
         boxes = [(c, b) for c, b in labelled if c != 40]
         cands = sorted(yolo.corners(img, imgsz, box_conf), key=lambda c: -c[1])[:per_image]
         for _, _, cb, *_ in cands:
-            best, cls = 0.0, None
-            for c, b in boxes:
-                o = iou(cb, b)
-                if o > best:
-                    best, cls = o, c
+            best, cls = best_match(cb, boxes)
             if best >= 0.5:
                 xs.append(_crop(img, cb, st))
                 ys.append(cls)

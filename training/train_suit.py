@@ -52,9 +52,7 @@ def collect(dirs: list[Path], split: str, rng: np.random.Generator, jitter: int,
                 xs.append(crop(img, jb, size, margin, True, st))
                 ys.append(BLACK[c])
                 real.append("real" in d.name)
-    if not xs:
-        return np.zeros((0, size, size, 3), np.uint8), np.zeros(0, np.int64), np.zeros(0, bool)
-    return np.stack(xs), np.array(ys, np.int64), np.array(real, bool)
+    return _arrays(xs, ys, real, size)
 
 
 def mined(dirs: list[Path], split: str, weights: str, margin: float, size: int, imgsz: int = 512,
@@ -77,6 +75,11 @@ def mined(dirs: list[Path], split: str, weights: str, margin: float, size: int, 
                 xs.append(crop(img, cb, size, margin, True, st))
                 ys.append(BLACK[c])
                 real.append("real" in d.name)
+    return _arrays(xs, ys, real, size)
+
+
+def _arrays(xs: list, ys: list, real: list, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(crops, suit, is-real) as arrays; empty ones of the right shape when no crop was made."""
     if not xs:
         return np.zeros((0, size, size, 3), np.uint8), np.zeros(0, np.int64), np.zeros(0, bool)
     return np.stack(xs), np.array(ys, np.int64), np.array(real, bool)

@@ -54,3 +54,14 @@ def iou(a: Sequence[float], b: Sequence[float]) -> float:
         return 0.0
     ua = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     return inter / ua if ua > 0 else 0.0
+
+
+def best_match(box: Sequence[float], labelled) -> tuple[float, object]:
+    """(IoU, label) of the labelled box `box` overlaps most, among (label, box) pairs; (0.0, None) when it
+    overlaps none (the first of equal ones)."""
+    best, label = 0.0, None
+    for c, b in labelled:
+        o = iou(box, b)
+        if o > best:
+            best, label = o, c
+    return best, label

@@ -42,7 +42,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..geometry import Box, iou
+from ..geometry import Box, best_match, iou
 from ..images import read_image
 from .photos import (
     FACE_H,
@@ -270,11 +270,7 @@ def _scene_crops(img, labels, cands, crop, cls_index, none, rng, jitter: int = 2
             xs.append(crop(img, (cx - bw * s / 2, cy - bh * s / 2, cx + bw * s / 2, cy + bh * s / 2)))
             ys.append(c)
     for _n, _s, cb, *_ in cands:
-        best, cls = 0.0, None
-        for c, b in boxes:
-            o = iou(cb, b)
-            if o > best:
-                best, cls = o, c
+        best, cls = best_match(cb, boxes)
         if best >= 0.5:
             xs.append(crop(img, cb))
             ys.append(cls)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 
@@ -70,20 +72,12 @@ def draw_text_fit(img: np.ndarray, text: str, x: float, y_top: float, height: fl
 SUIT_CHARS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 
 
-def _ttf(path: str, size: int = 160):
-    from PIL import ImageFont
-
-    return _FONTS.setdefault((path, size), ImageFont.truetype(path, size))
-
-
-_FONTS: dict = {}
-
-
+@functools.lru_cache(maxsize=256)
 def ink_mask(text: str, font_path: str) -> np.ndarray:
     """`text` drawn white on black in the font at 160 px, cropped to its ink (uint8)."""
-    from PIL import Image, ImageDraw
+    from PIL import Image, ImageDraw, ImageFont
 
-    font = _ttf(font_path)
+    font = ImageFont.truetype(font_path, 160)
     x1, y1, x2, y2 = font.getbbox(text)
     canvas = Image.new("L", (x2 - x1 + 20, y2 - y1 + 20), 0)
     ImageDraw.Draw(canvas).text((10 - x1, 10 - y1), text, fill=255, font=font)
