@@ -271,3 +271,66 @@ def test_the_demo_answered_by_the_players_scores_the_hand_right():
     assert row["same_result"], row
     assert row["recall"] >= 0.8 and row["precision"] >= 0.8, row
     assert row["questions"] <= 8, row
+
+
+@pytest.mark.parametrize("cut", [155, 157])
+def test_a_recording_that_ends_as_a_hand_is_shown_still_scores_it(oracle, cut):
+    """A recording that ends a frame or three after the last hand is laid down: the last table stays seen
+    (`TableTracker.finish`), so the hand shown then is still read and the hand scored. Before, a recording's
+    end dropped whatever still waited for its looks (the demo read by cls18: Ben's 7D 8D, shown one look
+    after Ana's hand, never counted)."""
+    from vision.capture import FolderSource, iter_frames
+    from vision.layout import Layout
+    from vision.tracking import load_match, track
+
+    oracle.rng = np.random.default_rng(0)
+    oracle.misread, oracle.dropout = 0.0, 0.0
+    frames = [f for f in iter_frames(FolderSource(DEMO_DIR / "frames")) if f.index < cut]
+    setup, dealer = load_match(DEMO_DIR / "match.json")
+    lines, _outcomes, tracker = track(None, Layout.load(DEMO_DIR / "layout.json"), setup, dealer, oracle,
+                                      fps=5, frames=frames)
+    assert [norm(x) for x in lines[1:]] == [norm(x) for x in EXPECTED[1:]]
+    assert replay_lines(lines)["hands"] == replay_lines(EXPECTED)["hands"]
+    assert tracker.frames == len(frames)  # the detector ran on each frame once: the end reuses its reads
+
+
+def test_the_live_pipeline_looks_on_at_a_recording_s_last_table_once(tmp_path, monkeypatch):
+    """A recording played on the dashboard that ends: its last table is looked at on (`TableTracker.finish`)
+    once, with the detector not run again; a recording playing on is not finished."""
+    import cv2
+
+    from referee import Match
+    from vision.capture import FolderSource
+    from vision.layout import Layout
+    from vision.pipeline import Pipeline, TableTracker
+
+    for i in range(3):
+        cv2.imwrite(str(tmp_path / f"{i:03d}.png"), np.full((48, 64, 3), 40 * i, np.uint8))
+    finished = []
+    real = TableTracker.finish
+    monkeypatch.setattr(TableTracker, "finish", lambda self, *a, **k: finished.append(self) or real(self, *a, **k))
+
+    class Counting:
+        calls = 0
+
+        def detect(self, img):
+            self.calls += 1
+            return []
+
+    setup = {"type": "match", "rules": "basic", "players": ["Ana", "Ben", "Cleo"]}
+    for loop in (False, True):
+        det, finished[:] = Counting(), []
+        pipe = Pipeline(FolderSource(tmp_path, fps=10), Layout.load(DEMO_DIR / "layout.json"), Match(setup), "Ana",
+                        detector=det, loop=loop)
+        pipe.start()
+        try:
+            end = time.monotonic() + 10
+            while time.monotonic() < end and not (pipe.camera_state() == "off" or det.calls >= 5):
+                time.sleep(0.05)
+            time.sleep(1.2)
+        finally:
+            pipe.stop()
+        if loop:
+            assert det.calls >= 5 and finished == []
+        else:
+            assert det.calls == 3 and len(finished) == 1

@@ -4,6 +4,8 @@
 # (vision/synth/decks.py, FONT_DESIGNS) print them in the machine's DejaVu and Liberation TrueType fonts, half with
 # the font's own suit symbols.  cls15 (training/candidates/cards-cls-r16.pt, round sixteen's best stills) is
 # fine-tuned with their tables added to its data.  Figures and the comparison: models/MODEL.md ("Round eighteen").
+# Run at stop 50, when models/cards-cls.pt was still cls13: since round nineteen the "shipped" row of its comparison
+# is cls18 itself (to compare as then: git show 6faa40a:models/cards-cls.onnx).
 # Needs the data of training/round6.sh step 1 (real640, synth640n, synth640x, the validation and held-out
 # splits) and the Debian card art (training time only):
 #   apt-get install -y gnome-cards-data kdegames-card-data-kf5 librsvg2-bin fonts-dejavu-core fonts-liberation

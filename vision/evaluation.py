@@ -264,6 +264,18 @@ class TruthfulTable:
                 self.taps += 1
 
 
+def _finish(tracker, tracer: Tracer | None, answers: TruthfulTable | None, truth) -> None:
+    """The recording's end, as `track` and the dashboard meet it (`TableTracker.finish`): the last table
+    looked at again, the stand-in players answering what it asks (`truth`: that table's cards)."""
+    def look() -> None:
+        if tracer is not None:
+            tracer.frame(tracker.observer)
+        if answers is not None and tracker.observer.pending():
+            answers.answer(tracker.observer, tracker.last_stable, truth)
+
+    tracker.finish(on_look=look)
+
+
 def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white", seed: int = 0,
              width: int = 1280, height: int = 720, surfaces: list[str] | None = None, verbose: bool = True,
              save_dir: Path | None = None, noise: dict | None = None, motion_gate: bool = True,
@@ -317,6 +329,7 @@ def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white
             if answers is not None and tracker.observer.pending():
                 answers.answer(tracker.observer, tracker.last_stable, truth)
             nframes += 1
+        _finish(tracker, tracer, answers, truth if nframes else [])
         inferred = [json.dumps(script.match)] + [json.dumps(e) for e in tracker.referee.events]
         row = compare_logs(inferred, expected)
         row.update(hand=i, players=len(players), surface=spec.surface, frames=nframes,
@@ -377,9 +390,10 @@ def evaluate_demo(table: str = "truthful", taught: str | None = None, verbose: b
         if tracer is not None:
             tracer.frame(tracker.observer)
         frames += 1
+        truth = [(c, tuple(b), ()) for c, b in truths[frame.index]] if frame.index < len(truths) else []
         if answers is not None and tracker.observer.pending():
-            truth = [(c, tuple(b), ()) for c, b in truths[frame.index]] if frame.index < len(truths) else []
             answers.answer(tracker.observer, tracker.last_stable, truth)
+    _finish(tracker, tracer, answers, truth if frames else [])
     inferred = [expected[0]] + [json.dumps(e) for e in tracker.referee.events]
     row = compare_logs(inferred, expected)
     n_inf, n_exp, tp = row["inferred"], row["expected"], row["matched"]

@@ -171,7 +171,10 @@ class TableTracker:
         if self.mapper is None or (self.mapper.width, self.mapper.height) != (w, h) \
                 or self.mapper.homography is not homography:
             self.mapper = FrameMapper(w, h, homography)
-        dets = self._pile_reads((self.gated or self.detector).detect(img))
+        return self._look(self._pile_reads((self.gated or self.detector).detect(img)))
+
+    def _look(self, dets: list[CardDetection]) -> list[Outcome]:
+        """One frame's reads through the stabiliser, the snapshot gate and the observer."""
         stable = self.stabilizer.update(dets)
         snap = build_snapshot(stable, self.layout, self.mapper, self.snapshot_config)
         self.last_detections, self.last_stable, self.last_snapshot = dets, stable, snap
@@ -183,6 +186,29 @@ class TableTracker:
                 self.observer.tick()  # the table moves: the wait runs on
             return []
         return self.observer.observe(gated)
+
+    def finish(self, looks: int | None = None, on_look: Callable[[], None] | None = None) -> list[Outcome]:
+        """The source ended (a recording's last frame): the cards stay on the table as last seen, so that
+        frame's reads are looked at again, as a camera left on would see them (the detector is not run again
+        on the same picture), until nothing waits for more looks or after `looks` frames (default: enough for
+        a new card to settle and for the longest wait, a hand shown short, to be asked). Without it a
+        question still waiting when a recording ends is never asked: the demo read with cls18 ended two looks
+        into the wait on Ben's shown hand, and the hand was never scored. `on_look`: called after each look
+        (the evaluation's stand-in players answer there). Returns the outcomes of these looks."""
+        if self.frames == 0:
+            return []
+        settle = self.stability.hold_frames + self.stability.vote_window
+        looks = settle + 2 * self.observer.patience + 2 if looks is None else looks
+        dets = list(self.last_detections)
+        outs: list[Outcome] = []
+        for n in range(looks):
+            outs.extend(self._look(dets))
+            if on_look is not None:
+                on_look()
+            if n + 1 >= settle and not self.observer.waiting and not self.observer.pending() \
+                    and self.last_snapshot is not None and self.gate.holding(self.last_snapshot):
+                break
+        return outs
 
 
 FACE_INSIDE = 0.8  # the share of a read's box on a whole card's face that makes it a read of that face
@@ -520,11 +546,20 @@ class Pipeline:
             tracker = None
         seq = 0
         rate_from, rate_n = None, 0
+        finished = False
         while not self._stop.is_set():
             t0 = time.monotonic()
             new_seq, frame = self.capture.latest(seq, timeout=0.5)
             if frame is None or new_seq == seq:
+                if seq and not finished and tracker is not None and self.capture.state == OFF \
+                        and not self._stop.is_set():
+                    finished = True  # a recording ended: its last table stays seen (TableTracker.finish)
+                    try:
+                        tracker.finish()
+                    except Exception:
+                        log.exception("pipeline: the recording's last table failed")
                 continue  # nothing new (a paused or ended source): never process a frame twice
+            finished = False
             seq = new_seq
             with self._lock:
                 self._last_frame = frame

@@ -59,5 +59,6 @@ def track(source, layout: Layout, setup: dict, dealer: str, detector, *, fps: fl
         tracker.observer.on_event(on_outcome)
     for f in (frames if frames is not None else iter_frames(source)):
         tracker.process(f)
+    tracker.finish()  # the recording's last table stays seen: what still waits for a look is decided
     lines = [json.dumps(setup, ensure_ascii=False)] + [json.dumps(e, ensure_ascii=False) for e in referee.events]
     return lines, tracker.observer.outcomes, tracker
