@@ -334,3 +334,51 @@ def test_the_live_pipeline_looks_on_at_a_recording_s_last_table_once(tmp_path, m
             assert det.calls >= 5 and finished == []
         else:
             assert det.calls == 3 and len(finished) == 1
+
+
+def test_an_ended_recording_s_last_table_is_looked_at_again_once_its_question_is_answered(tmp_path, monkeypatch):
+    """The last looks at an ended recording leave a question open: once the players answer it, the table is
+    looked at again (what the answer lets it show next), and then not again."""
+    import cv2
+
+    from referee import Match
+    from vision.capture import FolderSource
+    from vision.layout import Layout
+    from vision.observer import Observer
+    from vision.pipeline import Pipeline, TableTracker
+
+    for i in range(2):
+        cv2.imwrite(str(tmp_path / f"{i:03d}.png"), np.full((48, 64, 3), 60 * i, np.uint8))
+    questions, finished = [], []
+
+    def finish(self, *a, **k):
+        finished.append(self)
+        if len(finished) == 1:
+            questions.append({"id": 1})  # the last looks ask something
+        return []
+
+    monkeypatch.setattr(TableTracker, "finish", finish)
+    monkeypatch.setattr(Observer, "pending", lambda self: list(questions))
+
+    class Empty:
+        def detect(self, img):
+            return []
+
+    setup = {"type": "match", "rules": "basic", "players": ["Ana", "Ben", "Cleo"]}
+    pipe = Pipeline(FolderSource(tmp_path, fps=10), Layout.load(DEMO_DIR / "layout.json"), Match(setup), "Ana",
+                    detector=Empty())
+    pipe.start()
+    try:
+        end = time.monotonic() + 10
+        while time.monotonic() < end and not finished:
+            time.sleep(0.05)
+        time.sleep(1.2)
+        assert len(finished) == 1  # the question is open: nothing new to look at
+        questions.clear()  # answered
+        end = time.monotonic() + 5
+        while time.monotonic() < end and len(finished) < 2:
+            time.sleep(0.05)
+        time.sleep(1.2)
+    finally:
+        pipe.stop()
+    assert len(finished) == 2

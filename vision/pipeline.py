@@ -546,20 +546,24 @@ class Pipeline:
             tracker = None
         seq = 0
         rate_from, rate_n = None, 0
-        finished = False
+        finished, asked = False, False
         while not self._stop.is_set():
             t0 = time.monotonic()
             new_seq, frame = self.capture.latest(seq, timeout=0.5)
             if frame is None or new_seq == seq:
-                if seq and not finished and tracker is not None and self.capture.state == OFF \
-                        and not self._stop.is_set():
-                    finished = True  # a recording ended: its last table stays seen (TableTracker.finish)
+                if seq and tracker is not None and self.capture.state == OFF and not self._stop.is_set() \
+                        and (not finished or (asked and not tracker.observer.pending())):
+                    # a recording ended: its last table stays seen (TableTracker.finish); again once the question
+                    # it left open is answered, for what that answer lets the table show next (Ben's hand after
+                    # Ana's)
+                    finished = True
                     try:
                         tracker.finish()
                     except Exception:
                         log.exception("pipeline: the recording's last table failed")
+                    asked = bool(tracker.observer.pending())
                 continue  # nothing new (a paused or ended source): never process a frame twice
-            finished = False
+            finished, asked = False, False
             seq = new_seq
             with self._lock:
                 self._last_frame = frame
