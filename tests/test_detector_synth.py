@@ -142,6 +142,31 @@ def test_font_decks_are_asked_for_and_complete():
         assert (np.abs(inside - paper).sum(axis=2) > 120).mean() > 0.1
 
 
+def test_each_round_s_font_decks_are_their_own_and_drawn_where_their_fonts_are():
+    """Round eighteen's twelve font decks stay what its script draws (round twenty's are added beside them), and
+    every design whose font files this machine has draws a whole deck, each index inked; a missing font names the
+    packages to install."""
+    import pytest
+
+    from vision.synth.decks import FONT_DESIGNS, FONT_DESIGNS_R18, FONT_DESIGNS_R20, FONT_PACKAGES, font_file
+
+    assert len(FONT_DESIGNS_R18) == 12 and len(FONT_DESIGNS_R20) == 12
+    assert not set(FONT_DESIGNS_R18) & set(FONT_DESIGNS_R20)
+    assert set(FONT_DESIGNS) == set(FONT_DESIGNS_R18) | set(FONT_DESIGNS_R20)
+    assert "fonts-urw-base35" in FONT_PACKAGES
+    here = [n for n in FONT_DESIGNS_R20 if all(font_file(FONT_DESIGNS[n][k]) for k in ("ttf", "suit_ttf")
+                                                  if k in FONT_DESIGNS[n])]
+    assert here == [n for n in _font_decks() if n in FONT_DESIGNS_R20]
+    if not here:
+        pytest.skip("no URW or FreeFont font on this machine")
+    deck = load_deck(here[0])
+    for card in ("AS", "JH", "10C"):
+        (x1, y1, x2, y2), img = deck.index_boxes[card][0], deck[card]
+        inside = img[int(y1):int(y2), int(x1):int(x2), :3].astype(int)
+        paper = np.array(img[img.shape[0] // 2, 3, :3], int)
+        assert (np.abs(inside - paper).sum(axis=2) > 120).mean() > 0.1
+
+
 def test_font_text_fills_the_height_it_is_given():
     import pytest
 

@@ -17,7 +17,7 @@ export YOLO_CONFIG_DIR=${YOLO_CONFIG_DIR:-$PWD/runs/yolo_config}
 
 # 1. 360 tables in the twelve font decks (about a minute)
 FONTS=()
-for d in $($PY -c "from vision.synth.decks import FONT_DESIGNS; print(' '.join(FONT_DESIGNS))"); do
+for d in $($PY -c "from vision.synth.decks import FONT_DESIGNS_R18; print(' '.join(FONT_DESIGNS_R18))"); do
   FONTS+=(--only-deck "$d")
 done
 $PY -m vision.synth.dataset --out runs/data/synth640f --train 360 --size 640 --seed 151 --exclude-surface marble \

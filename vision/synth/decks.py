@@ -87,11 +87,14 @@ PROC_DESIGNS: dict[str, dict] = {
 }
 
 # Decks printed in the machine's TrueType fonts (training only; `list_decks(include_fonts=True)`, the dataset's
-# `--font-decks`): twelve typefaces where the procedural decks above have four, index proportions and colours
-# varied, half with the font's own suit glyphs.  The fonts are Debian's fonts-dejavu-core and fonts-liberation
-# (installed with chromium); a design whose font file is missing is not listed.  Nothing of them ships: they
+# `--font-decks`): twenty-four typefaces where the procedural decks above have four, index proportions and
+# colours varied, half with the font's own suit glyphs.  The fonts are Debian's fonts-dejavu-core and
+# fonts-liberation (installed with chromium; round eighteen's twelve) and fonts-urw-base35 and fonts-freefont-ttf
+# (round twenty's, `FONT_DESIGNS_R20`); a design whose font file is missing is not listed.  Nothing of them ships: they
 # only draw training pictures.
-FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/truetype/liberation"))
+FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/truetype/liberation"),
+             Path("/usr/share/fonts/opentype/urw-base35"), Path("/usr/share/fonts/truetype/freefont"))
+FONT_PACKAGES = "fonts-dejavu-core fonts-liberation fonts-urw-base35 fonts-freefont-ttf"
 _FONT_BASE = dict(font=cv2.FONT_HERSHEY_SIMPLEX, thick=0.13, border=None, face=(70, 150, 200),
                   back=((120, 40, 40), (210, 190, 190)))
 FONT_DESIGNS: dict[str, dict] = {
@@ -136,6 +139,49 @@ FONT_DESIGNS: dict[str, dict] = {
                                            idx_h=0.09, suit_h=0.07, idx_x=0.05, idx_y=0.045,
                                            back=((25, 25, 25), (80, 140, 180)), face=(40, 80, 110)),
 }
+FONT_DESIGNS_R18 = tuple(FONT_DESIGNS)  # round eighteen's twelve (training/round18.sh draws these alone)
+# Round twenty: twelve more, in the typefaces of printed cards (Debian's fonts-urw-base35: Century Schoolbook,
+# Palatino, Bookman, Times, Helvetica, Avant Garde and Courier clones; fonts-freefont-ttf), half with the font's own
+# suit glyphs, one dark.
+FONT_DESIGNS_R20 = {
+    "font-urw-c059-bold": dict(_FONT_BASE, ttf="C059-Bold.otf", suit_ttf="C059-Bold.otf", paper=(244, 248, 250),
+                               red=(35, 30, 200), black=(20, 15, 15), idx_h=0.09, suit_h=0.07, idx_x=0.05,
+                               idx_y=0.04),
+    "font-urw-c059-roman": dict(_FONT_BASE, ttf="C059-Roman.otf", paper=(236, 244, 248), red=(50, 40, 180),
+                                black=(30, 30, 30), idx_h=0.08, suit_h=0.065, idx_x=0.06, idx_y=0.05,
+                                border=(110, 90, 70)),
+    "font-urw-p052-bold": dict(_FONT_BASE, ttf="P052-Bold.otf", suit_ttf="FreeSerif.ttf", paper=(248, 248, 246),
+                               red=(25, 25, 190), black=(10, 10, 10), idx_h=0.1, suit_h=0.075, idx_x=0.045,
+                               idx_y=0.04, back=((120, 60, 20), (220, 200, 170))),
+    "font-urw-bookman-demi": dict(_FONT_BASE, ttf="URWBookman-Demi.otf", paper=(242, 246, 250), red=(40, 30, 210),
+                                  black=(25, 20, 25), idx_h=0.085, suit_h=0.07, idx_x=0.05, idx_y=0.045),
+    "font-urw-gothic-demi": dict(_FONT_BASE, ttf="URWGothic-Demi.otf", suit_ttf="FreeSans.ttf",
+                                 paper=(250, 250, 250), red=(30, 20, 220), black=(15, 15, 15), idx_h=0.095,
+                                 suit_h=0.07, idx_x=0.05, idx_y=0.04, back=((30, 100, 30), (190, 230, 190))),
+    "font-urw-nimbus-sans-narrow-bold": dict(_FONT_BASE, ttf="NimbusSansNarrow-Bold.otf", paper=(248, 250, 252),
+                                             red=(30, 30, 200), black=(10, 10, 10), idx_h=0.12, suit_h=0.08,
+                                             idx_x=0.04, idx_y=0.035),
+    "font-urw-nimbus-roman-bold": dict(_FONT_BASE, ttf="NimbusRoman-Bold.otf", suit_ttf="NimbusRoman-Bold.otf",
+                                       paper=(238, 246, 250), red=(45, 35, 175), black=(30, 25, 25), idx_h=0.09,
+                                       suit_h=0.065, idx_x=0.055, idx_y=0.045, border=(140, 140, 140)),
+    "font-urw-nimbus-sans": dict(_FONT_BASE, ttf="NimbusSans-Regular.otf", paper=(252, 252, 252),
+                                 red=(20, 20, 210), black=(35, 35, 35), idx_h=0.075, suit_h=0.06, idx_x=0.06,
+                                 idx_y=0.055),
+    "font-urw-nimbus-mono-bold": dict(_FONT_BASE, ttf="NimbusMonoPS-Bold.otf", suit_ttf="FreeMono.ttf",
+                                      paper=(240, 244, 246), red=(40, 30, 170), black=(20, 20, 20), idx_h=0.085,
+                                      suit_h=0.07, idx_x=0.05, idx_y=0.05),
+    "font-free-serif-bold": dict(_FONT_BASE, ttf="FreeSerifBold.ttf", suit_ttf="FreeSerif.ttf",
+                                 paper=(246, 248, 244), red=(35, 35, 195), black=(15, 15, 20), idx_h=0.1,
+                                 suit_h=0.075, idx_x=0.05, idx_y=0.04, back=((60, 20, 90), (200, 180, 220))),
+    "font-free-sans": dict(_FONT_BASE, ttf="FreeSans.ttf", paper=(234, 242, 246), red=(50, 50, 200),
+                           black=(40, 35, 35), idx_h=0.085, suit_h=0.065, idx_x=0.055, idx_y=0.05),
+    # a dark card with light print
+    "font-urw-c059-bold-noir": dict(_FONT_BASE, ttf="C059-Bold.otf", suit_ttf="FreeSerif.ttf", paper=(30, 25, 25),
+                                    red=(80, 170, 230), black=(225, 225, 220), idx_h=0.09, suit_h=0.07,
+                                    idx_x=0.05, idx_y=0.045, back=((20, 20, 20), (70, 130, 170)),
+                                    face=(50, 90, 120)),
+}
+FONT_DESIGNS.update(FONT_DESIGNS_R20)
 
 
 def font_file(name: str) -> str | None:
@@ -153,7 +199,7 @@ def _font_design(name: str) -> dict:
             path = font_file(d[key])
             if path is None:
                 raise FileNotFoundError(f"deck {name}: font {d[key]} is not in {', '.join(map(str, FONT_DIRS))} "
-                                        "(apt-get install fonts-dejavu-core fonts-liberation)")
+                                        f"(apt-get install {FONT_PACKAGES})")
             d[key] = path
     return d
 
