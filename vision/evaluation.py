@@ -264,16 +264,19 @@ class TruthfulTable:
                 self.taps += 1
 
 
+def _looked(tracker, tracer: Tracer | None, answers: TruthfulTable | None, truth) -> None:
+    """After a look at the table: the tracer's line, and the stand-in players answering what it asks (`truth()`:
+    that table's cards, worked out only when something is asked)."""
+    if tracer is not None:
+        tracer.frame(tracker.observer)
+    if answers is not None and tracker.observer.pending():
+        answers.answer(tracker.observer, tracker.last_stable, truth())
+
+
 def _finish(tracker, tracer: Tracer | None, answers: TruthfulTable | None, truth) -> None:
     """The recording's end, as `track` and the dashboard meet it (`TableTracker.finish`): the last table
-    looked at again, the stand-in players answering what it asks (`truth`: that table's cards)."""
-    def look() -> None:
-        if tracer is not None:
-            tracer.frame(tracker.observer)
-        if answers is not None and tracker.observer.pending():
-            answers.answer(tracker.observer, tracker.last_stable, truth)
-
-    tracker.finish(on_look=look)
+    looked at again, the stand-in players answering what it asks (`truth()`: that table's cards)."""
+    tracker.finish(on_look=lambda: _looked(tracker, tracer, answers, truth))
 
 
 def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white", seed: int = 0,
@@ -324,12 +327,9 @@ def evaluate(n_hands: int, detector: str = "oracle", deck: str = "kde-nicu-white
             if detector != "model":
                 det.truth = truth
             tracker.process(img)
-            if tracer is not None:
-                tracer.frame(tracker.observer)
-            if answers is not None and tracker.observer.pending():
-                answers.answer(tracker.observer, tracker.last_stable, truth)
+            _looked(tracker, tracer, answers, lambda t=truth: t)
             nframes += 1
-        _finish(tracker, tracer, answers, truth if nframes else [])
+        _finish(tracker, tracer, answers, lambda t=truth if nframes else []: t)
         inferred = [json.dumps(script.match)] + [json.dumps(e) for e in tracker.referee.events]
         row = compare_logs(inferred, expected)
         row.update(hand=i, players=len(players), surface=spec.surface, frames=nframes,
@@ -384,16 +384,15 @@ def evaluate_demo(table: str = "truthful", taught: str | None = None, verbose: b
                            auto_confirm=not players_answer)
     tracer = Tracer.following(trace, tracker.observer)
     answers = TruthfulTable([json.loads(x) for x in expected[1:]], tracer) if players_answer else None
-    frames = 0
+    def truth_at(i: int | None) -> list:
+        return [(c, tuple(b), ()) for c, b in truths[i]] if i is not None and i < len(truths) else []
+
+    frames, last = 0, None
     for frame in iter_frames(FolderSource(DEMO_DIR / "frames", fps=fps)):
         tracker.process(frame)
-        if tracer is not None:
-            tracer.frame(tracker.observer)
-        frames += 1
-        truth = [(c, tuple(b), ()) for c, b in truths[frame.index]] if frame.index < len(truths) else []
-        if answers is not None and tracker.observer.pending():
-            answers.answer(tracker.observer, tracker.last_stable, truth)
-    _finish(tracker, tracer, answers, truth if frames else [])
+        frames, last = frames + 1, frame.index
+        _looked(tracker, tracer, answers, lambda i=last: truth_at(i))
+    _finish(tracker, tracer, answers, lambda: truth_at(last))
     inferred = [expected[0]] + [json.dumps(e) for e in tracker.referee.events]
     row = compare_logs(inferred, expected)
     n_inf, n_exp, tp = row["inferred"], row["expected"], row["matched"]

@@ -206,7 +206,7 @@ class TableTracker:
             if on_look is not None:
                 on_look()
             if n + 1 >= settle and not self.observer.waiting and not self.observer.pending() \
-                    and self.last_snapshot is not None and self.gate.holding(self.last_snapshot):
+                    and self.gate.holding(self.last_snapshot):
                 break
         return outs
 
